@@ -1,0 +1,59 @@
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { loginRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
+import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { translationRoutes } from './modules/translations/translations.routes.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerWebApp } from './plugins/web-app.ts';
+
+/** Request logs carry the path only: query strings can hold reset tokens and must not reach logs. */
+function loggerOptions(level: string): FastifyServerOptions['logger'] {
+  if (level === 'silent') return false;
+  return {
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string }) => ({
+        method: request.method,
+        url: request.url.split('?')[0],
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+}
+
+/** Builds the whole HTTP application; every module is registered here, explicitly. */
+export async function buildApp(context: AppContext): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app, config);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes, { prefix: '/api', context });
+  await app.register(loginRoutes, { prefix: '/api/login', context });
+  await app.register(sessionRoutes, { prefix: '/api', context });
+  await app.register(translationRoutes, { prefix: '/api/translations' });
+
+  if (config.isDemo && context.mailer.kind === 'outbox') {
+    await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });
+  }
+
+  await registerWebApp(app, config);
+  return app;
+}

@@ -1,0 +1,15 @@
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Database, DatabaseHandle } from './db/client.ts';
+import type { RateLimiter } from './plugins/rate-limiter.ts';
+import type { Mailer } from './providers/mail/mailer.ts';
+
+/** What services need from the outside world, passed explicitly (no container). */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  db: Database;
+  mailer: Mailer;
+  clock: Clock;
+  limiter: RateLimiter;
+}

@@ -1,0 +1,89 @@
+import type { UserType } from '@vetcall/shared/roles';
+import type { Locale } from '@vetcall/shared/locales';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import type { Database } from './client.ts';
+import { customers, managers, users, vets } from './schema.ts';
+
+/**
+ * Builders shared by the demo seed and the tests, so both create people the same way.
+ * Each returns the inserted user row plus its role row.
+ */
+export interface UserOverrides {
+  name?: string;
+  email?: string;
+  password?: string;
+  phone?: string;
+  address?: string;
+  locale?: Locale;
+  active?: boolean;
+}
+
+let sequence = 0;
+const nextSequence = () => ++sequence;
+
+async function insertUser(db: Database, type: UserType, overrides: UserOverrides) {
+  const n = nextSequence();
+  const [user] = await db
+    .insert(users)
+    .values({
+      type,
+      name: overrides.name ?? `${type} ${n}`,
+      email: (overrides.email ?? `${type}${n}-${Date.now()}@example.test`).toLowerCase(),
+      phone: overrides.phone ?? '',
+      address: overrides.address ?? '',
+      locale: overrides.locale ?? 'pt',
+      active: overrides.active ?? true,
+      passwordHash: await hashPassword(overrides.password ?? 'correct horse battery'),
+    })
+    .returning();
+  if (!user) throw new Error('user insert returned nothing');
+  return user;
+}
+
+export async function buildCustomer(
+  db: Database,
+  overrides: UserOverrides & {
+    taxId?: string;
+    postalCode?: string;
+    city?: string;
+    state?: string;
+    country?: string;
+  } = {},
+) {
+  const user = await insertUser(db, 'customer', { phone: '912345678', ...overrides });
+  const [customer] = await db
+    .insert(customers)
+    .values({
+      userId: user.id,
+      taxId: overrides.taxId ?? '123456789',
+      postalCode: overrides.postalCode ?? '1000-001',
+      city: overrides.city ?? 'Lisboa',
+      state: overrides.state ?? 'Lisboa',
+      country: overrides.country ?? 'Portugal',
+    })
+    .returning();
+  return { user, customer: customer! };
+}
+
+export async function buildVet(
+  db: Database,
+  overrides: UserOverrides & { specialty?: string; discount?: number; accountToken?: string } = {},
+) {
+  const user = await insertUser(db, 'vet', { phone: '213456789', ...overrides });
+  const [vet] = await db
+    .insert(vets)
+    .values({
+      userId: user.id,
+      specialty: overrides.specialty ?? 'General practice',
+      discount: overrides.discount ?? 0,
+      accountToken: overrides.accountToken ?? '',
+    })
+    .returning();
+  return { user, vet: vet! };
+}
+
+export async function buildManager(db: Database, overrides: UserOverrides = {}) {
+  const user = await insertUser(db, 'manager', overrides);
+  const [manager] = await db.insert(managers).values({ userId: user.id }).returning();
+  return { user, manager: manager! };
+}

@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from './client.ts';
+import { buildCustomer, buildManager, buildVet } from './factories.ts';
+import { users } from './schema.ts';
+
+export const DEMO_PASSWORD = 'vetcall-demo';
+
+export const DEMO_ACCOUNTS = [
+  { email: 'manager@vetcall.test', type: 'manager' },
+  { email: 'vet@vetcall.test', type: 'vet' },
+  { email: 'vet2@vetcall.test', type: 'vet' },
+  { email: 'customer@vetcall.test', type: 'customer' },
+] as const;
+
+/** Creates the demo accounts when the database has no users yet. Returns whether it seeded. */
+export async function seedDemoData(db: Database): Promise<boolean> {
+  const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
+  if (count > 0) return false;
+
+  await db.transaction(async (tx) => {
+    const password = DEMO_PASSWORD;
+    await buildManager(tx, { email: 'manager@vetcall.test', name: 'Marta Ferreira', password, phone: '', locale: 'pt' });
+    await buildVet(tx, {
+      email: 'vet@vetcall.test',
+      name: 'Dr. João Silva',
+      password,
+      specialty: 'Small animal medicine',
+      phone: '+351 213 456 789',
+      locale: 'pt',
+    });
+    await buildVet(tx, {
+      email: 'vet2@vetcall.test',
+      name: 'Dra. Ana Souza',
+      password,
+      specialty: 'Feline medicine',
+      phone: '+55 11 3456 7890',
+      locale: 'pt-BR',
+    });
+    await buildCustomer(tx, {
+      email: 'customer@vetcall.test',
+      name: 'Rita Carvalho',
+      password,
+      phone: '+351 912 345 678',
+      address: 'Rua Augusta 100',
+      postalCode: '1100-053',
+      city: 'Lisboa',
+      state: 'Lisboa',
+      country: 'Portugal',
+      taxId: '501234567',
+      locale: 'pt',
+    });
+  });
+  return true;
+}

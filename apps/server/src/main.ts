@@ -1,0 +1,54 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createContext } from './create-context.ts';
+import { openDatabase } from './db/client.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './db/seed.ts';
+import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
+
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+async function main() {
+  const config = loadConfig();
+  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  await database.migrate();
+  const seeded = config.isDemo ? await seedDemoData(database.db) : false;
+
+  const context = createContext(config, database);
+  const app = await buildApp(context);
+  await app.listen({ port: config.port, host: config.host });
+
+  const storage = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
+  const lines = [``, `  VetCall is running at ${config.publicUrl}`, `  Database: ${storage}`];
+  if (config.isDemo) {
+    lines.push(`  Demo accounts${seeded ? ' (created now)' : ''}, password "${DEMO_PASSWORD}":`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.type.padEnd(9)}${account.email}`);
+    if (context.mailer.kind === 'outbox') lines.push(`  Sent mail: ${config.publicUrl}/dev/mail`);
+    lines.push(`  API docs: ${config.publicUrl}/api/docs`);
+  }
+  console.log(`${lines.join('\n')}\n`);
+
+  const purge = setInterval(() => {
+    purgeExpiredCredentials(context).catch((error: unknown) => app.log.error({ err: error }, 'purge failed'));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(purge);
+    await app.close();
+    await context.mailer.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import { Algorithm, hash, verify } from '@node-rs/argon2';
+
+/** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
+const ARGON2_OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A hash of a random password, verified when the email is unknown so that a login for a missing
+ * account costs as much time as one for an existing account (no enumeration by timing).
+ */
+let decoyHash: Promise<string> | undefined;
+export function getDecoyHash(): Promise<string> {
+  decoyHash ??= hashPassword(`decoy-${Math.random()}`);
+  return decoyHash;
+}

@@ -1,0 +1,74 @@
+/**
+ * Stable error codes sent as `{ error: code }` in 4xx bodies. The web app shows `t('errors.<code>')`,
+ * so every code here has a catalog entry (a test checks it). SPEC §8's thrown keys are kept as named.
+ */
+export const ERROR_CODES = [
+  // generic HTTP
+  'validation_failed',
+  'invalid_json',
+  'payload_too_large',
+  'unsupported_media_type',
+  'not_found',
+  'method_not_allowed',
+  'unauthorized',
+  'forbidden',
+  'too_many_requests',
+  'internal_error',
+  'service_unavailable',
+  // auth (SPEC §8 and the foundation issue)
+  'invalid_login_attempt',
+  'invalid_or_expired_token',
+  'account_inactive',
+  // SPEC §8 thrown keys
+  'invalid_payment_hash',
+  'error_updating_appointment',
+  'error_notifying_file_added',
+  'error_creating_new_file',
+  'error_deleting_file',
+  'error_creating_new_user',
+  'error_removing_user',
+  'error_changing_user_name',
+  'error_changing_user_email',
+  'error_changing_vet_specialty',
+  'error_changing_vet_phone',
+  'error_changing_customer_phone',
+  'error_changing_user_image',
+  'error_checking_email',
+  'error_updating_manager',
+  'error_creating_new_customer',
+  'error_creating_new_pet',
+  'error_updating_customer',
+  'error_updating_pet',
+  'error_deleting_pet',
+  'error_updating_vet',
+  'error_updating_token',
+  'error_removing_token',
+  'error_updating_availability_profile',
+  'error_creating_new_product',
+  'error_removing_product',
+  'error_changing_product_price',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Per-field validation codes carried in `fields` of a 400 answer; the form shows `t('validation.<code>')`. */
+export const FIELD_ERROR_CODES = [
+  'required',
+  'invalid_email',
+  'too_short',
+  'too_long',
+  'too_small',
+  'too_big',
+  'invalid_format',
+  'invalid_value',
+  'passwords_mismatch',
+] as const;
+
+export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
+
+/** The body of every 4xx/5xx answer of the API. */
+export interface ApiErrorBody {
+  error: ErrorCode;
+  message: string;
+  fields?: Record<string, FieldErrorCode>;
+}
