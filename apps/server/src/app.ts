@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { loginRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
+import { clientConfigRoutes } from './modules/client-config/client-config.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { translationRoutes } from './modules/translations/translations.routes.ts';
@@ -49,6 +50,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(loginRoutes, { prefix: '/api/login', context });
   await app.register(sessionRoutes, { prefix: '/api', context });
   await app.register(translationRoutes, { prefix: '/api/translations' });
+  await app.register(clientConfigRoutes, { prefix: '/api', config });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

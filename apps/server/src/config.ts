@@ -26,6 +26,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanFromEnv.default(false),
   SUPPORT_EMAIL: z.email().default('support@vetcall.test'),
+  WEBSITE_URL: urlFromEnv.optional(),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -46,6 +47,8 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   supportEmail: string;
+  /** The marketing site behind the login page's 'Back to the website' (defaults to PUBLIC_URL). */
+  websiteUrl: string;
   webDistDir: string;
 }
 
@@ -79,6 +82,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: values.LOG_LEVEL,
     trustProxy: values.TRUST_PROXY,
     supportEmail: values.SUPPORT_EMAIL,
+    websiteUrl: values.WEBSITE_URL ?? values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
   };
 }

@@ -15,16 +15,22 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
     await app.register(fastifyStatic, {
       root: config.webDistDir,
       index: false,
-      setHeaders(response, filePath) {
+      // Routes only for the files that exist; every other path falls to the not-found handler below.
+      wildcard: false,
+      cacheControl: false,
+      // @fastify/static 10 passes the Fastify reply here.
+      setHeaders(reply: { header(name: string, value: string): unknown }, filePath: string) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    const wantsPage = request.method === 'GET' && !pathname.startsWith('/api/') && pathname !== '/api';
+    // A missing hashed asset must fail loudly, not turn into index.html served as JavaScript.
+    const isApiOrAsset = pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/assets/');
+    const wantsPage = request.method === 'GET' && !isApiOrAsset;
     if (wantsPage && hasBuild) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }

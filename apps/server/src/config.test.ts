@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      isProduction: false,
+      isDemo: true,
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(path.isAbsolute(config.webDistDir)).toBe(true);
+  });
+
+  it('derives the public URL from PORT unless PUBLIC_URL is set', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PORT: '8080', PUBLIC_URL: 'https://vetcall.example' }).publicUrl).toBe('https://vetcall.example');
+  });
+
+  it('treats empty variables as unset', () => {
+    const config = loadConfig({ PORT: '', DATABASE_URL: '', SMTP_URL: '' });
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.smtpUrl).toBeUndefined();
+  });
+
+  it('reads the variables it is given', () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '4000',
+      DATABASE_URL: 'postgresql://u@db:5432/vetcall',
+      SMTP_URL: 'smtps://mail.example:465',
+      TRUST_PROXY: 'yes',
+      DATA_DIR: '/tmp/vetcall-data',
+    });
+    expect(config).toMatchObject({
+      nodeEnv: 'test',
+      isDemo: true,
+      port: 4000,
+      databaseUrl: 'postgresql://u@db:5432/vetcall',
+      smtpUrl: 'smtps://mail.example:465',
+      trustProxy: true,
+      dataDir: '/tmp/vetcall-data',
+    });
+  });
+
+  it('is not a demo in production', () => {
+    const config = loadConfig({ NODE_ENV: 'production' });
+    expect(config.isProduction).toBe(true);
+    expect(config.isDemo).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '3.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['SMTP_URL', 'http://mail.example'],
+    ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'https://vetcall.example/'],
+    ['NODE_ENV', 'staging'],
+    ['TRUST_PROXY', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+  ])('throws a ConfigError naming %s for %j', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(name);
+  });
+
+  it('names every invalid variable at once', () => {
+    const error = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x' });
+    expect(error.message).toContain('PORT');
+    expect(error.message).toContain('DATABASE_URL');
+  });
+});

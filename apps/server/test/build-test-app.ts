@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { type Clock, systemClock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/create-context.ts';
+import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { createTestDatabase } from './database.ts';
+
+/**
+ * The real application on a fresh test database, for `app.inject()`. Pass `env` to override
+ * configuration (SMTP_URL of a test SMTP server, say) and `clock` to freeze time.
+ */
+export async function buildTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'vetcall-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://vetcall.test',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    ...options.env,
+  });
+  const database = await createTestDatabase();
+  const context = createContext(config, database, { clock: options.clock ?? systemClock });
+  const app = await buildApp(context);
+  await app.ready();
+
+  return {
+    app,
+    context,
+    db: context.db,
+    config,
+    async close() {
+      await app.close();
+      await context.mailer.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+    /** Logs in through the API and returns the bearer header for later calls. */
+    async loginAs(email: string, password = DEMO_PASSWORD) {
+      const response = await app.inject({ method: 'POST', url: '/api/login/', payload: { email, password } });
+      if (response.statusCode !== 200) throw new Error(`login of ${email} failed: ${response.body}`);
+      const body = response.json<{ token: string }>();
+      return { token: body.token, headers: { authorization: `Bearer ${body.token}` } };
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;

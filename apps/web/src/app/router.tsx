@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ROUTES, type RouteName } from '@vetcall/shared/routes';
+import { LoginPage } from '../features/auth/login-page';
+import { NewPasswordPage } from '../features/auth/new-password-page';
+import { ResetPasswordPage } from '../features/auth/reset-password-page';
+import { OwnDataPage } from '../features/home/own-data-page';
+import { PublicRoutePage } from '../features/home/public-route-page';
+import { RoleHomePage } from '../features/home/role-home-page';
+import { NotFoundPage } from '../features/not-found/not-found-page';
+import { guardedEntry, trackedEntry } from './navigation-guard';
+import { RootLayout } from './root-layout';
+
+/** The screen of each route of SPEC §2.1. */
+function screenFor(name: RouteName, title: string): ReactNode {
+  switch (name) {
+    case 'Login':
+      return <LoginPage />;
+    case 'ResetPassword':
+      return <ResetPasswordPage />;
+    case 'NewPassword':
+      return <NewPasswordPage />;
+    case 'Customer':
+      return <RoleHomePage type="customer" />;
+    case 'Vet':
+      return <RoleHomePage type="vet" />;
+    case 'Management':
+      return <RoleHomePage type="manager" />;
+    case 'CustomerData':
+    case 'VetData':
+    case 'ManagerData':
+      return <OwnDataPage />;
+    default:
+      return <PublicRoutePage title={title} />;
+  }
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    children: [
+      ...ROUTES.map(
+        (route): RouteObject => ({
+          path: route.path,
+          loader: guardedEntry(route.name, route.path, 'requiresAuth' in route && route.requiresAuth),
+          handle: { title: route.title, name: route.name },
+          element: screenFor(route.name, route.title),
+        }),
+      ),
+      { path: '*', loader: trackedEntry('NotFound'), element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,23 @@
+import { Select } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { LOCALES, type Locale, isLocale } from '@vetcall/shared/locales';
+import { changeLanguage, currentLocale } from '../../../lib/i18n';
+import { notifyError } from '../../../lib/notify';
+
+/** The language switcher of the login screen (SPEC §2.3: shown only outside production). */
+export function LanguageSelect() {
+  const { t, i18n } = useTranslation();
+  return (
+    <Select
+      label={t('languages.label')}
+      data={LOCALES.map((locale: Locale) => ({ value: locale, label: t(`languages.${locale}`) }))}
+      value={i18n.language && isLocale(i18n.language) ? i18n.language : currentLocale()}
+      onChange={(value) => {
+        if (value && isLocale(value)) changeLanguage(value).catch(() => notifyError(t('errors.network_error')));
+      }}
+      allowDeselect={false}
+      w={200}
+      size="xs"
+    />
+  );
+}

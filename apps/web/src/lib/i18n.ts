@@ -1,0 +1,44 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
+import { storage } from './storage';
+
+/** Fetches a catalog from the server (SPEC §1: translations are loaded from the server at start). */
+async function fetchCatalog(locale: Locale): Promise<Record<string, unknown>> {
+  const response = await fetch(`/api/translations/${locale}`, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`translations ${locale}: HTTP ${response.status}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** ?lang= first, then the stored choice, then pt. */
+export function preferredLocale(search = window.location.search): Locale {
+  const fromQuery = normalizeLocale(new URLSearchParams(search).get('lang'));
+  return fromQuery ?? normalizeLocale(storage.getLanguage()) ?? DEFAULT_LOCALE;
+}
+
+export async function initI18n(locale: Locale) {
+  const catalog = await fetchCatalog(locale);
+  await i18next.use(initReactI18next).init({
+    lng: locale,
+    resources: { [locale]: { translation: catalog } },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  storage.setLanguage(locale);
+  document.documentElement.lang = locale;
+  return i18next;
+}
+
+/** Switches language, loading its catalog first; on failure the current language stays. */
+export async function changeLanguage(locale: Locale): Promise<void> {
+  if (!i18next.hasResourceBundle(locale, 'translation')) {
+    i18next.addResourceBundle(locale, 'translation', await fetchCatalog(locale));
+  }
+  await i18next.changeLanguage(locale);
+  storage.setLanguage(locale);
+  document.documentElement.lang = locale;
+}
+
+export function currentLocale(): Locale {
+  return normalizeLocale(i18next.language) ?? DEFAULT_LOCALE;
+}

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+/** Public settings the web app needs before it mounts (GET /api/client-config). */
+export const clientConfigSchema = z.object({
+  environment: z.enum(['development', 'production', 'test']),
+  website_url: z.string(),
+  support_email: z.string(),
+});
+export type ClientConfigResponse = z.infer<typeof clientConfigSchema>;
