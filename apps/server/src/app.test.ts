@@ -105,7 +105,10 @@ describe('HTTP hygiene of the whole app', () => {
       expect(ERROR_CODES, label).toContain(body.error);
       expect(typeof body.message, label).toBe('string');
       expect(body.message.length, label).toBeGreaterThan(0);
-      expect(Object.keys(body).every((key) => ['error', 'message', 'fields'].includes(key)), label).toBe(true);
+      expect(
+        Object.keys(body).every((key) => ['error', 'message', 'fields'].includes(key)),
+        label,
+      ).toBe(true);
     }
   });
 
@@ -132,10 +135,15 @@ describe('HTTP hygiene of the whole app', () => {
     expect(document.openapi).toMatch(/^3\./);
     expect(document.info.title).toBe('VetCall API');
     const paths = Object.keys(document.paths);
-    const reset = paths.find((p) => p === '/api/login/sendpasswordresetemail/{language}' || p === '/api/login/sendpasswordresetemail/:language');
+    const reset = paths.find(
+      (p) =>
+        p === '/api/login/sendpasswordresetemail/{language}' || p === '/api/login/sendpasswordresetemail/:language',
+    );
     expect(reset, paths.join(', ')).toBeDefined();
     expect(document.paths[reset!].post).toBeDefined();
-    expect(paths).toEqual(expect.arrayContaining(['/api/login/updatepassword', '/api/me', '/api/logout', '/api/health']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/login/updatepassword', '/api/me', '/api/logout', '/api/health']),
+    );
     // The developer mail viewer is hidden from the documentation.
     expect(paths.some((p) => p.startsWith('/dev'))).toBe(false);
     const me = document.paths['/api/me'].get;

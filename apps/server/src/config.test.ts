@@ -33,7 +33,9 @@ describe('loadConfig', () => {
 
   it('derives the public URL from PORT unless PUBLIC_URL is set', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
-    expect(loadConfig({ PORT: '8080', PUBLIC_URL: 'https://vetcall.example' }).publicUrl).toBe('https://vetcall.example');
+    expect(loadConfig({ PORT: '8080', PUBLIC_URL: 'https://vetcall.example' }).publicUrl).toBe(
+      'https://vetcall.example',
+    );
   });
 
   it('treats empty variables as unset', () => {

@@ -17,7 +17,8 @@ async function main() {
   const app = await buildApp(context);
   await app.listen({ port: config.port, host: config.host });
 
-  const storage = database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
+  const storage =
+    database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
   const lines = [``, `  VetCall is running at ${config.publicUrl}`, `  Database: ${storage}`];
   if (config.isDemo) {
     lines.push(`  Demo accounts${seeded ? ' (created now)' : ''}, password "${DEMO_PASSWORD}":`);

@@ -30,7 +30,9 @@ async function run() {
     if (command === 'seed' || command === 'reset') {
       if (config.isProduction) throw new Error('demo data is never created with NODE_ENV=production');
       const seeded = await seedDemoData(handle.db);
-      console.log(seeded ? `Demo data created (password ${DEMO_PASSWORD}):` : 'Database already has users; seed skipped.');
+      console.log(
+        seeded ? `Demo data created (password ${DEMO_PASSWORD}):` : 'Database already has users; seed skipped.',
+      );
       if (seeded) for (const account of DEMO_ACCOUNTS) console.log(`  ${account.type.padEnd(8)} ${account.email}`);
     }
   } finally {

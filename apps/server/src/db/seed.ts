@@ -19,7 +19,13 @@ export async function seedDemoData(db: Database): Promise<boolean> {
 
   await db.transaction(async (tx) => {
     const password = DEMO_PASSWORD;
-    await buildManager(tx, { email: 'manager@vetcall.test', name: 'Marta Ferreira', password, phone: '', locale: 'pt' });
+    await buildManager(tx, {
+      email: 'manager@vetcall.test',
+      name: 'Marta Ferreira',
+      password,
+      phone: '',
+      locale: 'pt',
+    });
     await buildVet(tx, {
       email: 'vet@vetcall.test',
       name: 'Dr. João Silva',

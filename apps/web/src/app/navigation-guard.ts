@@ -43,3 +43,11 @@ export function trackedEntry(name: string) {
     return null;
   };
 }
+
+/** Screens that only make sense with a session (own data screens): without one, back to login. */
+export function sessionEntry(name: RouteName) {
+  return () => {
+    previousRouteName = name;
+    return authStore.getState().token ? null : redirect('/');
+  };
+}

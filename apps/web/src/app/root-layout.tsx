@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { normalizeLocale } from '@vetcall/shared/locales';
 import { DEFAULT_PAGE_TITLE } from '@vetcall/shared/routes';
@@ -21,18 +22,22 @@ export function RootLayout() {
   const queryClient = useQueryClient();
   const { t } = useTranslation();
 
-  const title = [...matches].reverse().map((match) => (match.handle as RouteHandle | undefined)?.title).find(Boolean);
+  const title = [...matches]
+    .reverse()
+    .map((match) => (match.handle as RouteHandle | undefined)?.title)
+    .find(Boolean);
   useEffect(() => {
     document.title = title ?? DEFAULT_PAGE_TITLE;
   }, [title]);
 
   // SPEC §1: a lang query parameter switches language, on any route.
   const requestedLocale = normalizeLocale(new URLSearchParams(location.search).get('lang'));
+  // Runs when the parameter changes, not when the language does, so other switchers are not undone.
   useEffect(() => {
     if (requestedLocale && requestedLocale !== currentLocale()) {
-      changeLanguage(requestedLocale).catch(() => notifyError(t('errors.network_error')));
+      changeLanguage(requestedLocale).catch(() => notifyError(i18next.t('errors.network_error')));
     }
-  }, [requestedLocale, t]);
+  }, [requestedLocale]);
 
   useEffect(
     () =>

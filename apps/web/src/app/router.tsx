@@ -8,8 +8,10 @@ import { OwnDataPage } from '../features/home/own-data-page';
 import { PublicRoutePage } from '../features/home/public-route-page';
 import { RoleHomePage } from '../features/home/role-home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
-import { guardedEntry, trackedEntry } from './navigation-guard';
+import { guardedEntry, sessionEntry, trackedEntry } from './navigation-guard';
 import { RootLayout } from './root-layout';
+
+const OWN_DATA_ROUTES = new Set<RouteName>(['CustomerData', 'VetData', 'ManagerData']);
 
 /** The screen of each route of SPEC §2.1. */
 function screenFor(name: RouteName, title: string): ReactNode {
@@ -39,14 +41,14 @@ export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      ...ROUTES.map(
-        (route): RouteObject => ({
-          path: route.path,
-          loader: guardedEntry(route.name, route.path, 'requiresAuth' in route && route.requiresAuth),
-          handle: { title: route.title, name: route.name },
-          element: screenFor(route.name, route.title),
-        }),
-      ),
+      ...ROUTES.map((route): RouteObject => ({
+        path: route.path,
+        loader: OWN_DATA_ROUTES.has(route.name)
+          ? sessionEntry(route.name)
+          : guardedEntry(route.name, route.path, 'requiresAuth' in route && route.requiresAuth),
+        handle: { title: route.title, name: route.name },
+        element: screenFor(route.name, route.title),
+      })),
       { path: '*', loader: trackedEntry('NotFound'), element: <NotFoundPage /> },
     ],
   },

@@ -7,7 +7,12 @@ export class ApiError extends Error {
   readonly code: ErrorCode | 'network_error';
   readonly fields: Record<string, FieldErrorCode>;
 
-  constructor(status: number, code: ErrorCode | 'network_error', message: string, fields: Record<string, FieldErrorCode> = {}) {
+  constructor(
+    status: number,
+    code: ErrorCode | 'network_error',
+    message: string,
+    fields: Record<string, FieldErrorCode> = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
@@ -41,7 +46,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError(0, 'network_error', 'network error');

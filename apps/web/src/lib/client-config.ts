@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import { clientConfigSchema } from '@vetcall/shared/schemas/client-config';
 
 export type ClientConfig = z.infer<typeof clientConfigSchema>;

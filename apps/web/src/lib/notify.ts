@@ -1,11 +1,17 @@
 import { notifications } from '@mantine/notifications';
+import i18next from 'i18next';
 import { ERROR_TOAST_MS } from '@vetcall/shared/constants';
 
 /** Toasts last ERROR_TOAST_MS (SPEC §9: 5 s). */
-export function notifySuccess(message: string): void {
-  notifications.show({ message, color: 'teal', autoClose: ERROR_TOAST_MS, withBorder: true });
+function show(message: string, color: string): void {
+  notifications.show({
+    message,
+    color,
+    autoClose: ERROR_TOAST_MS,
+    withBorder: true,
+    closeButtonProps: { 'aria-label': i18next.t('common.close') },
+  });
 }
 
-export function notifyError(message: string): void {
-  notifications.show({ message, color: 'red', autoClose: ERROR_TOAST_MS, withBorder: true });
-}
+export const notifySuccess = (message: string) => show(message, 'teal');
+export const notifyError = (message: string) => show(message, 'red');

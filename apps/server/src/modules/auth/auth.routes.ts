@@ -39,7 +39,11 @@ export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
       },
     },
     async (request) => {
-      await sendPasswordResetEmail(context, { email: request.body.email, language: request.params.language }, request.ip);
+      await sendPasswordResetEmail(
+        context,
+        { email: request.body.email, language: request.params.language },
+        request.ip,
+      );
       return { ok: true as const };
     },
   );

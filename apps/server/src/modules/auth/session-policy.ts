@@ -8,11 +8,14 @@ export const SESSION_TOUCH_INTERVAL_MS = 60 * 1000;
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
-/** Guessable endpoints and their limits (per key, fixed window). */
+/**
+ * Guessable endpoints and their limits (per key, fixed window). Guessing one account's password is
+ * stopped per email; the per-IP limits are higher because a clinic's staff share one address behind NAT.
+ */
 export const RATE_LIMITS = {
-  loginPerIp: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  loginPerIp: { limit: 100, windowMs: FIFTEEN_MINUTES },
   loginFailuresPerEmail: { limit: 10, windowMs: FIFTEEN_MINUTES },
-  resetPerIp: { limit: 10, windowMs: FIFTEEN_MINUTES },
+  resetPerIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
   resetPerEmail: { limit: 5, windowMs: FIFTEEN_MINUTES },
   updatePasswordPerIp: { limit: 10, windowMs: FIFTEEN_MINUTES },
 } as const;

@@ -22,7 +22,10 @@ pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:6px}a:foc
 
   async function listMessages() {
     const names = await readdir(outboxDir).catch(() => [] as string[]);
-    return names.filter((name) => MESSAGE_NAME.test(name)).sort().reverse();
+    return names
+      .filter((name) => MESSAGE_NAME.test(name))
+      .sort()
+      .reverse();
   }
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => {
@@ -37,7 +40,9 @@ pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:6px}a:foc
     const table = rows.length
       ? `<table><thead><tr><th>Date</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
       : '<p>No messages yet.</p>';
-    return reply.type('text/html').send(page('Outbox', `<h1>Outbox</h1><p>Mail the demo server would have sent.</p>${table}`));
+    return reply
+      .type('text/html')
+      .send(page('Outbox', `<h1>Outbox</h1><p>Mail the demo server would have sent.</p>${table}`));
   });
 
   app.get(
@@ -48,7 +53,10 @@ pre{white-space:pre-wrap;background:#f6f6f6;padding:1rem;border-radius:6px}a:foc
         throw notFound();
       });
       const email = await PostalMime.parse(raw);
-      const linked = escapeHtml(email.text ?? '').replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+      const linked = escapeHtml(email.text ?? '').replace(
+        /https?:\/\/[^\s<]+/g,
+        (url) => `<a href="${url}">${url}</a>`,
+      );
       const to = email.to?.map((address) => address.address).join(', ') ?? '';
       const attachments = email.attachments.map((file) => escapeHtml(file.filename ?? 'attachment')).join(', ');
       return reply.type('text/html').send(

@@ -19,7 +19,13 @@ export function escapeHtml(value: string): string {
 /** One layout for every email: greeting, paragraphs, an optional button, the signature. */
 export function renderEmail(
   locale: Locale,
-  content: { subject: string; name: string; paragraphs: string[]; action?: { label: string; url: string }; footer?: string },
+  content: {
+    subject: string;
+    name: string;
+    paragraphs: string[];
+    action?: { label: string; url: string };
+    footer?: string;
+  },
 ): RenderedEmail {
   const greeting = translate(locale, 'email.greeting', { name: content.name });
   const signature = translate(locale, 'email.signature');

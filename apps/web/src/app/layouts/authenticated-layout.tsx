@@ -1,5 +1,16 @@
 import type { ReactNode } from 'react';
-import { AppShell, Avatar, Burger, Group, NavLink, ScrollArea, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  AppShell,
+  Avatar,
+  Burger,
+  Group,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -51,9 +62,9 @@ export function AuthenticatedLayout({ heading, children }: { heading: string; ch
             <Avatar size={30} radius="xl" color="teal" aria-hidden="true">
               {user.name.slice(0, 1).toUpperCase()}
             </Avatar>
-            <Text size="sm" visibleFrom="xs" data-testid="session-user-name">
+            <Text size="sm" visibleFrom="xs">
               <span className="sr-only">{t('nav.signed_in_as', { name: '' })}</span>
-              {user.name}
+              <span data-testid="session-user-name">{user.name}</span>
             </Text>
           </Group>
         </Group>

@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import { Logo } from '../../components/ui/logo';
 
 /** A centred card for the screens used before or without logging in. */
-export function PublicLayout({ heading, children, width = 440 }: { heading: string; children: ReactNode; width?: number }) {
+export function PublicLayout({
+  heading,
+  children,
+  width = 440,
+}: {
+  heading: string;
+  children: ReactNode;
+  width?: number;
+}) {
   const { t } = useTranslation();
   return (
     <Box mih="100vh" bg="var(--mantine-color-gray-0)" py="xl">

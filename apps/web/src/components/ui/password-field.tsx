@@ -5,9 +5,6 @@ import { useTranslation } from 'react-i18next';
 export function PasswordField(props: PasswordInputProps) {
   const { t } = useTranslation();
   return (
-    <PasswordInput
-      visibilityToggleButtonProps={{ 'aria-label': t('common.toggle_password_visibility') }}
-      {...props}
-    />
+    <PasswordInput visibilityToggleButtonProps={{ 'aria-label': t('common.toggle_password_visibility') }} {...props} />
   );
 }

@@ -51,19 +51,8 @@ export function LoginPage() {
       </Text>
       <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
         <Stack>
-          <TextInput
-            label={t('login.email')}
-            type="email"
-            autoComplete="username"
-            required
-            {...field('email')}
-          />
-          <PasswordField
-            label={t('login.password')}
-            autoComplete="current-password"
-            required
-            {...field('password')}
-          />
+          <TextInput label={t('login.email')} type="email" autoComplete="username" required {...field('email')} />
+          <PasswordField label={t('login.password')} autoComplete="current-password" required {...field('password')} />
           <Button type="submit" loading={login.isPending} fullWidth>
             {t('login.submit')}
           </Button>
@@ -89,7 +78,12 @@ export function LoginPage() {
         </Group>
         {config.environment !== 'production' && <LanguageSelect />}
       </Group>
-      <Modal opened={aboutOpened} onClose={about.close} title={t('login.about_title')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Modal
+        opened={aboutOpened}
+        onClose={about.close}
+        title={t('login.about_title')}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
         <Text>{t('login.about_text')}</Text>
       </Modal>
     </PublicLayout>

@@ -60,7 +60,12 @@ export function NewPasswordPage() {
             )}
           >
             <Stack>
-              <PasswordField label={t('new_password.password')} autoComplete="new-password" required {...field('password')} />
+              <PasswordField
+                label={t('new_password.password')}
+                autoComplete="new-password"
+                required
+                {...field('password')}
+              />
               <PasswordField
                 label={t('new_password.confirmation')}
                 autoComplete="new-password"

@@ -1,5 +1,4 @@
 import { Text } from '@mantine/core';
-import { Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { useSession } from '../../lib/auth-store';
@@ -8,8 +7,8 @@ import { useSession } from '../../lib/auth-store';
 export function OwnDataPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  // Without a session these screens have nothing to show: back to login.
-  if (!user) return <Navigate to="/" replace />;
+  // The route's loader sends visitors without a session to login; this covers the moment a session ends.
+  if (!user) return null;
   return (
     <AuthenticatedLayout heading={t('nav.my_data')}>
       <Text c="dimmed">{t('home.mode_empty')}</Text>

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * `npm run test:e2e`: finds Chromium (CHROMIUM_PATH, else /usr/bin/chromium), gives the server a fresh
+ * data directory, and runs the Playwright journeys. Nothing is downloaded.
+ */
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+try {
+  accessSync(chromium, constants.X_OK);
+} catch {
+  console.error(
+    `Chromium not found at ${chromium}.\n` +
+      "Install Debian's package (as root: apt-get update && apt-get install -y chromium),\n" +
+      'or point CHROMIUM_PATH at a Chromium or Chrome executable.',
+  );
+  process.exit(1);
+}
+
+const builtIndex = path.join(here, '../apps/web/dist/index.html');
+try {
+  accessSync(builtIndex);
+} catch {
+  console.log('Building the web app first…');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: path.join(here, '..'), stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'vetcall-e2e-'));
+const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+  cwd: here,
+  stdio: 'inherit',
+  env: { ...process.env, CHROMIUM_PATH: chromium, E2E_DATA_DIR: dataDir },
+});
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(result.status ?? 1);

@@ -1,0 +1,37 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'vetcall-demo';
+
+export const DEMO = {
+  manager: { email: 'manager@vetcall.test', home: '/manager', title: 'Manager Mode', name: 'Marta Ferreira' },
+  vet: { email: 'vet@vetcall.test', home: '/vet', title: 'Vet Mode', name: 'Dr. João Silva' },
+  vet2: { email: 'vet2@vetcall.test', home: '/vet', title: 'Vet Mode', name: 'Dra. Ana Souza' },
+  customer: {
+    email: 'customer@vetcall.test',
+    home: '/customer',
+    title: 'Customer Mode - Schedule Appointment',
+    name: 'Rita Carvalho',
+  },
+} as const;
+
+/** Logs in through the English login screen. */
+export async function logIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/?lang=en');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Fails on serious or critical accessibility violations (axe-core, WCAG 2.1 A/AA). */
+export async function expectAccessible(page: Page) {
+  // Let enter/leave transitions finish, so colours are measured as a person sees them.
+  await page.waitForTimeout(300);
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')})`,
+    ),
+  ).toEqual([]);
+}
