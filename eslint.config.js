@@ -13,7 +13,6 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-console': ['error', { allow: ['warn', 'error', 'log'] }],
     },
   },
   { files: ['apps/web/**/*.{ts,tsx}'], extends: [reactHooks.configs.flat['recommended-latest']] },

@@ -35,7 +35,7 @@ export async function buildTestApp(options: { env?: Record<string, string>; cloc
     async close() {
       await app.close();
       await context.mailer.close();
-      await database.close();
+      await database.release();
       await rm(dataDir, { recursive: true, force: true });
     },
     /** Logs in through the API and returns the bearer header for later calls. */

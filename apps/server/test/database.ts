@@ -1,35 +1,100 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
+import { sql } from 'drizzle-orm';
+import { type Database, type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from '../src/db/client.ts';
 
 /**
- * Test databases. On PGlite, a migrated template is made once per test file and each test gets a
- * clone() of it. With TEST_DATABASE_URL, the global setup has migrated that database, and each test
- * gets a fresh `CREATE DATABASE … TEMPLATE` copy of it on the real server.
+ * Test databases. On PGlite, a migrated data directory is made once (initdb costs seconds) and kept
+ * as a tarball in the OS temp directory, keyed by the migrations and the PGlite version, so later test
+ * files and runs only load it. With TEST_DATABASE_URL, the global setup has migrated that database and
+ * a new test database is a `CREATE DATABASE … TEMPLATE` copy of it on the real server.
+ *
+ * Either way a new database costs a few hundred milliseconds, so a test usually gets instead one that
+ * an earlier test of the same file released, emptied with TRUNCATE … RESTART IDENTITY: the same
+ * tables, rows and id sequences as a new copy.
  */
-let pgliteTemplate: Promise<PGlite> | undefined;
+let pgliteDump: Promise<Blob> | undefined;
 
-async function migratedPgliteTemplate(): Promise<PGlite> {
-  pgliteTemplate ??= (async () => {
+async function migratedPgliteDump(): Promise<Blob> {
+  pgliteDump ??= (async () => {
+    const fingerprint = createHash('sha256');
+    // PGlite's own version: its package.json is not exported, so it is read beside its entry point.
+    const pgliteEntry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
+    fingerprint.update(await readFile(path.join(path.dirname(pgliteEntry), '..', 'package.json')));
+    for (const file of (await readdir(MIGRATIONS_FOLDER, { recursive: true })).sort()) {
+      if (!file.endsWith('.sql') && !file.endsWith('.json')) continue;
+      fingerprint.update(file).update(await readFile(path.join(MIGRATIONS_FOLDER, file)));
+    }
+    const cacheFile = path.join(tmpdir(), `vetcall-pglite-${fingerprint.digest('hex').slice(0, 16)}.tar`);
+    const cached = await readFile(cacheFile).catch(() => undefined);
+    if (cached) return new Blob([cached]);
+
     const client = await PGlite.create();
-    const handle = await openDatabase({ pglite: client });
-    await handle.migrate();
-    return client;
+    await (await openDatabase({ pglite: client })).migrate();
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    // Written aside then renamed, so a parallel test file never reads half a tarball.
+    const partial = `${cacheFile}.${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, cacheFile);
+    return dump;
   })();
-  return pgliteTemplate;
+  return pgliteDump;
+}
+
+/** Empties every application table (the migrations journal in the `drizzle` schema stays). */
+async function emptyDatabase(db: Database): Promise<void> {
+  const result = await db.execute(
+    sql`select quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by 1`,
+  );
+  const tables = (result as unknown as { rows: { name: string }[] }).rows.map((row) => row.name);
+  if (tables.length > 0) await db.execute(sql.raw(`truncate ${tables.join(', ')} restart identity cascade`));
 }
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-export async function createTestDatabase(): Promise<DatabaseHandle> {
-  const templateUrl = process.env.TEST_DATABASE_URL;
-  if (!templateUrl) {
-    const template = await migratedPgliteTemplate();
-    return openDatabase({ pglite: (await template.clone()) as PGlite });
-  }
+/**
+ * A database handle for one test. `close()` really closes it (a test may do so to simulate an outage);
+ * `release()` is the end-of-test teardown: it hands the still-open database on to the next test of
+ * the file. Both may be called more than once, in any order.
+ */
+export interface TestDatabase extends DatabaseHandle {
+  release(): Promise<void>;
+}
+
+interface PooledDatabase {
+  handle: DatabaseHandle;
+  /** Closes the handle and, on PostgreSQL, drops the database; idempotent. */
+  destroy(): Promise<void>;
+  destroyed: boolean;
+}
+
+/** Released, still open databases of this test file, waiting to be emptied and reused. */
+const spareDatabases: PooledDatabase[] = [];
+
+async function newPgliteDatabase(): Promise<PooledDatabase> {
+  const client = await PGlite.create({ loadDataDir: await migratedPgliteDump() });
+  const handle = await openDatabase({ pglite: client });
+  const pooled: PooledDatabase = {
+    handle,
+    destroyed: false,
+    destroy: async () => {
+      pooled.destroyed = true;
+      await handle.close();
+    },
+  };
+  return pooled;
+}
+
+async function newPostgresDatabase(templateUrl: string): Promise<PooledDatabase> {
   const url = new URL(templateUrl);
   const templateName = url.pathname.slice(1);
+  // The global teardown drops every database named `<template>_…` that a test file left behind.
   const name = `${templateName}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();
@@ -39,18 +104,46 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     await admin.end();
   }
   const handle = await openDatabase({ url: withDatabase(url, name) });
-  // Idempotent like the PGlite handle's close, so a test may close early and afterEach close again.
-  let closing: Promise<void> | undefined;
-  return {
-    ...handle,
-    close: () =>
-      (closing ??= (async () => {
+  let destroying: Promise<void> | undefined;
+  const pooled: PooledDatabase = {
+    handle,
+    destroyed: false,
+    destroy: () => {
+      pooled.destroyed = true;
+      destroying ??= (async () => {
         await handle.close();
         const dropper = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
         await dropper.connect();
         await dropper.query(`drop database if exists "${name}" with (force)`).catch(() => undefined);
         await dropper.end();
-      })()),
+      })();
+      return destroying;
+    },
+  };
+  return pooled;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  let pooled = spareDatabases.pop();
+  while (pooled?.destroyed) pooled = spareDatabases.pop();
+  if (pooled) await emptyDatabase(pooled.handle.db);
+  else {
+    const templateUrl = process.env.TEST_DATABASE_URL;
+    pooled = templateUrl ? await newPostgresDatabase(templateUrl) : await newPgliteDatabase();
+  }
+  const database = pooled;
+  let released = false;
+  return {
+    ...database.handle,
+    // Once released, the database may already serve another test: closing it is then not ours to do.
+    close: async () => {
+      if (!released) await database.destroy();
+    },
+    release: async () => {
+      if (released || database.destroyed) return;
+      released = true;
+      spareDatabases.push(database);
+    },
   };
 }
 

@@ -11,7 +11,8 @@ export default async function setup() {
   if (!templateUrl) return;
   const url = new URL(templateUrl);
   const name = url.pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`TEST_DATABASE_URL database name ${name} is not a plain identifier`);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`TEST_DATABASE_URL database name ${name} is not a plain identifier`);
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();
   await admin.query(`drop database if exists "${name}" with (force)`);
@@ -21,4 +22,19 @@ export default async function setup() {
   await handle.migrate();
   // A template database must have no open connections when it is copied.
   await handle.close();
+
+  /** Drops the per-test copies (`<name>_<hex>`), which test files reuse and so leave behind. */
+  return async function teardown() {
+    const cleaner = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+    await cleaner.connect();
+    try {
+      const { rows } = await cleaner.query<{ datname: string }>(
+        `select datname from pg_database where datname like $1 escape '!'`,
+        [`${name.replaceAll('_', '!_')}!_%`],
+      );
+      for (const { datname } of rows) await cleaner.query(`drop database if exists "${datname}" with (force)`);
+    } finally {
+      await cleaner.end();
+    }
+  };
 }
