@@ -3,6 +3,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { loginRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
+import { breedRoutes } from './modules/breeds/breeds.routes.ts';
+import { customerRoutes } from './modules/customers/customers.routes.ts';
+import { petRoutes } from './modules/pets/pets.routes.ts';
+import { postalCodeRoutes } from './modules/postal-codes/postal-codes.routes.ts';
+import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -51,6 +56,14 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(sessionRoutes, { prefix: '/api', context });
   await app.register(translationRoutes, { prefix: '/api/translations' });
   await app.register(clientConfigRoutes, { prefix: '/api', config });
+  await app.register(customerRoutes, { prefix: '/api/users', context });
+  await app.register(breedRoutes, { prefix: '/api/pets' });
+  await app.register(petRoutes, { prefix: '/api/pets', context });
+  await app.register(postalCodeRoutes, {
+    prefix: '/api/postalcodes',
+    context,
+    lookup: createPostalCodeLookup(config.postalCodes, context.clock),
+  });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

@@ -27,6 +27,12 @@ const environmentSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   SUPPORT_EMAIL: z.email().default('support@vetcall.test'),
   WEBSITE_URL: urlFromEnv.optional(),
+  INSURANCE_ENABLED: booleanFromEnv.default(false),
+  POSTAL_PT_PROVIDER: z.enum(['geoapi', 'ctt']).default('geoapi'),
+  POSTAL_PT_URL: urlFromEnv.optional(),
+  CTT_API_KEY: z.string().min(1).optional(),
+  POSTAL_US_URL: urlFromEnv.default('https://api.zippopotam.us'),
+  POSTAL_BR_URL: urlFromEnv.default('https://viacep.com.br'),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -49,6 +55,16 @@ export interface Config {
   supportEmail: string;
   /** The marketing site behind the login page's 'Back to the website' (defaults to PUBLIC_URL). */
   websiteUrl: string;
+  /** Pet insurance policies (SPEC §3 Pet policy): hidden unless enabled. */
+  insuranceEnabled: boolean;
+  postalCodes: {
+    /** Portugal: GEO API PT (free) or CTT's API (needs a key). */
+    portugalProvider: 'geoapi' | 'ctt';
+    portugalUrl: string;
+    cttApiKey: string | undefined;
+    unitedStatesUrl: string;
+    brazilUrl: string;
+  };
   webDistDir: string;
 }
 
@@ -83,6 +99,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: values.TRUST_PROXY,
     supportEmail: values.SUPPORT_EMAIL,
     websiteUrl: values.WEBSITE_URL ?? values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
+    insuranceEnabled: values.INSURANCE_ENABLED,
+    postalCodes: {
+      portugalProvider: values.POSTAL_PT_PROVIDER,
+      portugalUrl:
+        values.POSTAL_PT_URL ??
+        (values.POSTAL_PT_PROVIDER === 'ctt' ? 'https://www.cttcodigopostal.pt' : 'https://json.geoapi.pt'),
+      cttApiKey: values.CTT_API_KEY,
+      unitedStatesUrl: values.POSTAL_US_URL,
+      brazilUrl: values.POSTAL_BR_URL,
+    },
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
   };
 }

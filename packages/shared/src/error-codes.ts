@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'invalid_login_attempt',
   'invalid_or_expired_token',
   'account_inactive',
+  // customers and pets
+  'email_in_use',
+  'invalid_postal_code',
   // SPEC §8 thrown keys
   'invalid_payment_hash',
   'error_updating_appointment',
@@ -62,6 +65,7 @@ export const FIELD_ERROR_CODES = [
   'invalid_format',
   'invalid_value',
   'passwords_mismatch',
+  'taken',
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

@@ -2,7 +2,8 @@ import type { UserType } from '@vetcall/shared/roles';
 import type { Locale } from '@vetcall/shared/locales';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import type { Database } from './client.ts';
-import { customers, managers, users, vets } from './schema.ts';
+import { randomBytes } from 'node:crypto';
+import { appointments, customers, managers, pets, users, vets } from './schema.ts';
 
 /**
  * Builders shared by the demo seed and the tests, so both create people the same way.
@@ -59,7 +60,7 @@ export async function buildCustomer(
       postalCode: overrides.postalCode ?? '1000-001',
       city: overrides.city ?? 'Lisboa',
       state: overrides.state ?? 'Lisboa',
-      country: overrides.country ?? 'Portugal',
+      country: overrides.country ?? 'PT',
     })
     .returning();
   return { user, customer: customer! };
@@ -86,4 +87,42 @@ export async function buildManager(db: Database, overrides: UserOverrides = {}) 
   const user = await insertUser(db, 'manager', overrides);
   const [manager] = await db.insert(managers).values({ userId: user.id }).returning();
   return { user, manager: manager! };
+}
+
+export async function buildPet(db: Database, customerId: number, overrides: Partial<typeof pets.$inferInsert> = {}) {
+  const [pet] = await db
+    .insert(pets)
+    .values({
+      customerId,
+      name: `Pet ${nextSequence()}`,
+      species: 'Dog',
+      breed: '',
+      gender: 'F',
+      birth: '2020-05-17',
+      fertileStatus: 'intact',
+      weight: 12.5,
+      ...overrides,
+    })
+    .returning();
+  return pet!;
+}
+
+export async function buildAppointment(
+  db: Database,
+  refs: { customerUserId: number; petId: number; vetUserId: number },
+  overrides: Partial<typeof appointments.$inferInsert> = {},
+) {
+  const [appointment] = await db
+    .insert(appointments)
+    .values({
+      ...refs,
+      hash: randomBytes(16).toString('base64url'),
+      description: 'Limping on the left hind leg since yesterday.',
+      schedule: new Date('2026-12-01T10:00:00Z'),
+      status: 'TK_Confirmed',
+      priceCents: 2500,
+      ...overrides,
+    })
+    .returning();
+  return appointment!;
 }

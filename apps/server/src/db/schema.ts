@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -102,5 +114,75 @@ export const passwordResetTokens = pgTable(
   (table) => [
     uniqueIndex('password_reset_tokens_hash_unique').on(table.tokenHash),
     index('password_reset_tokens_user_idx').on(table.userId),
+  ],
+);
+
+/** A customer's animal (SPEC §3 Pet). Pets with appointment history are archived, never deleted. */
+export const pets = pgTable(
+  'pets',
+  {
+    id: serial('id').primaryKey(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    /** 'Dog', 'Cat', 'Other' or free text. */
+    species: text('species').notNull(),
+    /** A breed of the curated catalogue (shown in the viewer's language), or null for free text. */
+    breedId: integer('breed_id'),
+    breed: text('breed').notNull().default(''),
+    gender: text('gender', { enum: ['F', 'M'] }).notNull(),
+    birth: date('birth', { mode: 'string' }).notNull(),
+    fertileStatus: text('fertile_status', { enum: ['intact', 'neutered'] }).notNull(),
+    weight: numeric('weight', { precision: 4, scale: 1, mode: 'number' }).notNull(),
+    policy: text('policy'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('pets_customer_idx').on(table.customerId),
+    check('pets_weight_range', sql`${table.weight} between 0 and 999`),
+  ],
+);
+
+/**
+ * Appointments (SPEC §3). The booking issue adds payment, PINs and the calendar event; this core is
+ * what customer, pet and vet records need.
+ */
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: serial('id').primaryKey(),
+    /** Unguessable identifier used in URLs and as the video room name. */
+    hash: text('hash').notNull(),
+    customerUserId: integer('customer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    petId: integer('pet_id')
+      .notNull()
+      .references(() => pets.id, { onDelete: 'restrict' }),
+    vetUserId: integer('vet_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    description: text('description').notNull(),
+    vetObservations: text('vet_observations').notNull().default(''),
+    schedule: timestamp('schedule', { withTimezone: true }).notNull(),
+    durationMinutes: integer('duration_minutes').notNull().default(30),
+    status: text('status', {
+      enum: ['TK_PendingPayment', 'TK_PaymentFailed', 'TK_Requested', 'TK_Confirmed', 'TK_Canceled', 'TK_Completed'],
+    })
+      .notNull()
+      .default('TK_PendingPayment'),
+    statusDate: timestamp('status_date', { withTimezone: true }).notNull().defaultNow(),
+    priceCents: integer('price_cents').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('appointments_hash_unique').on(table.hash),
+    index('appointments_customer_idx').on(table.customerUserId, table.schedule),
+    index('appointments_vet_idx').on(table.vetUserId, table.schedule),
+    index('appointments_pet_idx').on(table.petId, table.schedule),
+    check('appointments_price_non_negative', sql`${table.priceCents} >= 0`),
   ],
 );

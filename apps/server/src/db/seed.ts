@@ -1,9 +1,19 @@
 import { sql } from 'drizzle-orm';
+import { BREED_CATALOG } from '../modules/breeds/breed-catalog.ts';
 import type { Database } from './client.ts';
-import { buildCustomer, buildManager, buildVet } from './factories.ts';
+import { buildCustomer, buildManager, buildPet, buildVet } from './factories.ts';
 import { users } from './schema.ts';
 
 export const DEMO_PASSWORD = 'vetcall-demo';
+
+const DEMO_DOG_BREED = findBreedByEnglishName('Dog', 'Portuguese Water Dog');
+const DEMO_CAT_BREED = findBreedByEnglishName('Cat', 'European Shorthair');
+
+function findBreedByEnglishName(species: 'Dog' | 'Cat', name: string) {
+  const breed = BREED_CATALOG[species].find((candidate) => candidate.names.en === name);
+  if (!breed) throw new Error(`demo breed ${name} is not in the catalogue`);
+  return breed;
+}
 
 export const DEMO_ACCOUNTS = [
   { email: 'manager@vetcall.test', type: 'manager' },
@@ -42,7 +52,7 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       phone: '+55 11 3456 7890',
       locale: 'pt-BR',
     });
-    await buildCustomer(tx, {
+    const { customer } = await buildCustomer(tx, {
       email: 'customer@vetcall.test',
       name: 'Rita Carvalho',
       password,
@@ -51,9 +61,30 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       postalCode: '1100-053',
       city: 'Lisboa',
       state: 'Lisboa',
-      country: 'Portugal',
+      country: 'PT',
       taxId: '501234567',
       locale: 'pt',
+    });
+    // Breed ids of the curated catalogue (modules/breeds/breed-catalog.ts).
+    await buildPet(tx, customer.id, {
+      name: 'Bolinha',
+      species: 'Dog',
+      breedId: DEMO_DOG_BREED.breed_id,
+      breed: DEMO_DOG_BREED.names.en,
+      gender: 'M',
+      birth: '2019-03-14',
+      fertileStatus: 'neutered',
+      weight: 24.3,
+    });
+    await buildPet(tx, customer.id, {
+      name: 'Mia',
+      species: 'Cat',
+      breedId: DEMO_CAT_BREED.breed_id,
+      breed: DEMO_CAT_BREED.names.en,
+      gender: 'F',
+      birth: '2022-08-02',
+      fertileStatus: 'intact',
+      weight: 4.1,
     });
   });
   return true;

@@ -4,6 +4,8 @@ import { ROUTES, type RouteName } from '@vetcall/shared/routes';
 import { LoginPage } from '../features/auth/login-page';
 import { NewPasswordPage } from '../features/auth/new-password-page';
 import { ResetPasswordPage } from '../features/auth/reset-password-page';
+import { CustomerDataPage } from '../features/customers/customer-data-page';
+import { RegistrationPage } from '../features/customers/registration-page';
 import { OwnDataPage } from '../features/home/own-data-page';
 import { PublicRoutePage } from '../features/home/public-route-page';
 import { RoleHomePage } from '../features/home/role-home-page';
@@ -28,7 +30,10 @@ function screenFor(name: RouteName, title: string): ReactNode {
       return <RoleHomePage type="vet" />;
     case 'Management':
       return <RoleHomePage type="manager" />;
+    case 'Registration':
+      return <RegistrationPage />;
     case 'CustomerData':
+      return <CustomerDataPage />;
     case 'VetData':
     case 'ManagerData':
       return <OwnDataPage />;

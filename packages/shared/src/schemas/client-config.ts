@@ -5,5 +5,7 @@ export const clientConfigSchema = z.object({
   environment: z.enum(['development', 'production', 'test']),
   website_url: z.string(),
   support_email: z.string(),
+  /** Pet insurance policies are shown only when in use (SPEC §2.14). */
+  insurance_enabled: z.boolean(),
 });
 export type ClientConfigResponse = z.infer<typeof clientConfigSchema>;

@@ -9,7 +9,12 @@ export const clientConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
     { schema: { tags: ['config'], summary: 'Public settings for the web app', response: { 200: clientConfigSchema } } },
     async (_request, reply) => {
       void reply.header('cache-control', 'no-cache');
-      return { environment: config.nodeEnv, website_url: config.websiteUrl, support_email: config.supportEmail };
+      return {
+        environment: config.nodeEnv,
+        website_url: config.websiteUrl,
+        support_email: config.supportEmail,
+        insurance_enabled: config.insuranceEnabled,
+      };
     },
   );
 };

@@ -20,7 +20,12 @@ describe('LoginPage', () => {
   });
   beforeEach(async () => {
     serverAnswering(() =>
-      json(200, { environment: 'test', website_url: 'https://site.test', support_email: 's@x.test' }),
+      json(200, {
+        environment: 'test',
+        website_url: 'https://site.test',
+        support_email: 's@x.test',
+        insurance_enabled: false,
+      }),
     );
     await loadClientConfig();
     vi.restoreAllMocks();

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Locale } from '@vetcall/shared/locales';
+import { localeField } from '@vetcall/shared/schemas/fields';
+import {
+  petDeletionSchema,
+  petIdParamsSchema,
+  petInputSchema,
+  petRecordSchema,
+  petSchema,
+} from '@vetcall/shared/schemas/pet';
+import type { AppContext } from '../../context.ts';
+import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import {
+  applyPetChanges,
+  createPet,
+  deletePet,
+  getPet,
+  getPetRecord,
+  listCustomerPets,
+  updatePet,
+} from './pets.service.ts';
+
+/** Breed names come back in `?lang=`, else in the user's own language. */
+const langQuery = z.object({ lang: localeField.optional() });
+const customerParams = z.object({ customer_id: z.coerce.number().int().positive() });
+const petChangesSchema = z.object({
+  create: z.array(petInputSchema).max(50).default([]),
+  update: z
+    .array(petInputSchema.extend({ pet_id: z.number().int().positive() }))
+    .max(50)
+    .default([]),
+  delete: z.array(z.number().int().positive()).max(50).default([]),
+});
+
+/** SPEC §7 Pets, under /api/pets (breeds are registered separately). */
+export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  const auth = { onRequest: requireAuth(context) };
+  const security = [{ bearer: [] }];
+  const localeOf = (query: { lang?: Locale }, actor: { locale: Locale }) => query.lang ?? actor.locale;
+
+  app.post(
+    '/',
+    {
+      onRequest: requireAuth(context, 'customer'),
+      schema: {
+        tags: ['pets'],
+        summary: 'Add a pet to one\u2019s own record',
+        security,
+        querystring: langQuery,
+        body: petInputSchema,
+        response: { 201: petSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return reply.status(201).send(await createPet(context, actor, request.body, localeOf(request.query, actor)));
+    },
+  );
+
+  app.put(
+    '/:pet_id',
+    {
+      onRequest: requireAuth(context, 'customer'),
+      schema: {
+        tags: ['pets'],
+        summary: 'Change one of one\u2019s own pets',
+        security,
+        params: petIdParamsSchema,
+        querystring: langQuery,
+        body: petInputSchema,
+        response: { 200: petSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return updatePet(context, actor, request.params.pet_id, request.body, localeOf(request.query, actor));
+    },
+  );
+
+  app.delete(
+    '/:pet_id',
+    {
+      onRequest: requireAuth(context, 'customer'),
+      schema: {
+        tags: ['pets'],
+        summary: 'Remove a pet; one with appointment history is archived (archived: true) to keep the history',
+        security,
+        params: petIdParamsSchema,
+        response: { 200: petDeletionSchema },
+      },
+    },
+    async (request) => deletePet(context, actorOf(request), request.params.pet_id),
+  );
+
+  app.get(
+    '/customer/:customer_id',
+    {
+      ...auth,
+      schema: {
+        tags: ['pets'],
+        summary: 'The pets of a customer (customer_id of SPEC §3 Customer), not archived',
+        security,
+        params: customerParams,
+        querystring: langQuery,
+        response: { 200: z.array(petSchema) },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return listCustomerPets(context.db, actor, request.params.customer_id, localeOf(request.query, actor));
+    },
+  );
+
+  app.post(
+    '/customer/:customer_id/changes',
+    {
+      onRequest: requireAuth(context, 'customer'),
+      schema: {
+        tags: ['pets'],
+        summary: 'Apply the pet creates, updates and deletes of one Save in a single transaction',
+        security,
+        params: customerParams,
+        querystring: langQuery,
+        body: petChangesSchema,
+        response: {
+          200: z.object({
+            created: z.array(petSchema),
+            updated: z.array(petSchema),
+            removed: z.array(petDeletionSchema),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return applyPetChanges(context, actor, request.params.customer_id, request.body, localeOf(request.query, actor));
+    },
+  );
+
+  app.get(
+    '/byid/:pet_id',
+    {
+      ...auth,
+      schema: {
+        tags: ['pets'],
+        security,
+        params: petIdParamsSchema,
+        querystring: langQuery,
+        response: { 200: petSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return getPet(context.db, actor, request.params.pet_id, localeOf(request.query, actor));
+    },
+  );
+
+  app.get(
+    '/record/:pet_id/:language',
+    {
+      ...auth,
+      schema: {
+        tags: ['pets'],
+        summary: 'A pet\u2019s record: details, age and appointment history',
+        security,
+        params: petIdParamsSchema.extend({ language: localeField }),
+        response: { 200: petRecordSchema },
+      },
+    },
+    async (request) => getPetRecord(context, actorOf(request), request.params.pet_id, request.params.language),
+  );
+};

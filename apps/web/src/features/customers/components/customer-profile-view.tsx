@@ -1,0 +1,34 @@
+import { SimpleGrid, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Customer } from '@vetcall/shared/schemas/customer';
+
+/** The customer's data, read-only (SPEC §4 Profile editing: read-only or editing). */
+export function CustomerProfileView({ customer }: { customer: Customer }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t('customer.name'), customer.name],
+    [t('customer.email'), customer.email],
+    [t('customer.phone'), customer.phone],
+    [t('customer.tax_id'), customer.tax_id],
+    [t('customer.address'), customer.address],
+    [t('customer.postal_code'), customer.postal_code],
+    [t('customer.city'), customer.city],
+    [t('customer.state'), customer.state],
+    [t('customer.country'), t(`countries.${customer.country}`, { defaultValue: customer.country })],
+    [t('customer.vet_center'), customer.vet_center || '—'],
+  ];
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md" component="dl" m={0}>
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <Text component="dt" size="xs" c="dimmed" fw={600}>
+            {label}
+          </Text>
+          <Text component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,287 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { Customer } from '@vetcall/shared/schemas/customer';
+import { customerProfileSchema } from '@vetcall/shared/schemas/customer';
+import type { Pet } from '@vetcall/shared/schemas/pet';
+import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
+import { ApiError } from '../../lib/api-client';
+import { authStore, useSession } from '../../lib/auth-store';
+import { confirmDialog } from '../../lib/confirm';
+import { apiErrorMessage } from '../../lib/form-errors';
+import { currentLocale } from '../../lib/i18n';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { savePetChanges, useCustomerPets, type PetChanges } from '../pets/api/pets';
+import { PetFormModal } from '../pets/components/pet-form-modal';
+import { PetRecordModal } from '../pets/components/pet-record-modal';
+import { PetsTable } from '../pets/components/pets-table';
+import { type DraftPet, draftFromPet, inputFromDraft } from '../pets/draft-pet';
+import { isEmailTaken, updateCustomer, useCustomer } from './api/customers';
+import { CustomerFields, type CustomerFormValues } from './components/customer-fields';
+import { CustomerProfileView } from './components/customer-profile-view';
+import { notifyInvalidForm } from './form-messages';
+
+function formValues(customer: Customer): CustomerFormValues {
+  return {
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    tax_id: customer.tax_id,
+    address: customer.address,
+    postal_code: customer.postal_code,
+    city: customer.city,
+    state: customer.state,
+    country: customer.country as CustomerFormValues['country'],
+    vet_center: customer.vet_center,
+  };
+}
+
+/** The creates, updates and deletes of one Save: only pets that really changed are sent. */
+function pendingChanges(drafts: DraftPet[], removed: number[], saved: Pet[]): PetChanges {
+  const savedById = new Map(
+    saved.map((pet, index) => [pet.pet_id, JSON.stringify(inputFromDraft(draftFromPet(pet, index)))]),
+  );
+  return {
+    create: drafts.filter((draft) => draft.pet_id === 0).map(inputFromDraft),
+    update: drafts
+      .filter((draft) => draft.pet_id !== 0 && savedById.get(draft.pet_id) !== JSON.stringify(inputFromDraft(draft)))
+      .map((draft) => ({ ...inputFromDraft(draft), pet_id: draft.pet_id })),
+    delete: removed,
+  };
+}
+
+/**
+ * SPEC §2.10 Customer data: the profile and the pets, read-only or in editing mode; Save sends the
+ * profile and every pet change; Cancel reloads. Managers and related vets open it read-only with
+ * ?email= (SPEC §2.12 "A manager can open a customer's data").
+ */
+export function CustomerDataPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [search] = useSearchParams();
+  const isOwner = user?.type === 'customer';
+  const email = isOwner ? user.email : (search.get('email') ?? undefined);
+  const customer = useCustomer(email);
+
+  if (!user) return null;
+  const heading = isOwner
+    ? t('customer_data.heading')
+    : t('customer_data.heading_of', { name: customer.data?.name ?? '' });
+  return (
+    <AuthenticatedLayout heading={heading}>
+      {!email && <Alert color="blue">{t('customer_data.choose_customer')}</Alert>}
+      {customer.isPending && email && <Loader aria-label={t('app.loading')} />}
+      {customer.isError && (
+        <Alert color="red" role="alert">
+          {apiErrorMessage(t, customer.error, 'customer_data.load_error')}
+        </Alert>
+      )}
+      {customer.data && <CustomerData customer={customer.data} editable={isOwner} />}
+    </AuthenticatedLayout>
+  );
+}
+
+function CustomerData({ customer, editable }: { customer: Customer; editable: boolean }) {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const pets = useCustomerPets(customer.customer_id, locale);
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [drafts, setDrafts] = useState<DraftPet[]>([]);
+  const [removed, setRemoved] = useState<number[]>([]);
+  const [petForm, setPetForm] = useState<{ opened: boolean; pet: DraftPet | null }>({ opened: false, pet: null });
+  const [recordPetId, setRecordPetId] = useState<number>();
+  const [startedWithoutPets, setStartedWithoutPets] = useState(false);
+  const form = useForm<CustomerFormValues>({
+    initialValues: formValues(customer),
+    validate: schemaResolver(customerProfileSchema, { sync: true }),
+  });
+
+  // Outside editing the screen mirrors the server.
+  useEffect(() => {
+    if (editing) return;
+    form.setValues(formValues(customer));
+    setDrafts((pets.data ?? []).map(draftFromPet));
+    setRemoved([]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- form is stable; only fresh data matters
+  }, [customer, pets.data, editing]);
+
+  // SPEC §2.10: a customer with no pets starts in edit mode with the add-pet form open.
+  useEffect(() => {
+    if (editable && pets.data && pets.data.length === 0 && !startedWithoutPets) {
+      setStartedWithoutPets(true);
+      setEditing(true);
+      setPetForm({ opened: true, pet: null });
+    }
+  }, [editable, pets.data, startedWithoutPets]);
+
+  async function reload() {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['customer'] }),
+      queryClient.invalidateQueries({ queryKey: ['pets'] }),
+    ]);
+  }
+
+  async function cancel() {
+    setEditing(false);
+    form.clearErrors();
+    await reload();
+  }
+
+  async function removePet(pet: DraftPet) {
+    const confirmed = await confirmDialog({
+      title: t('pets.delete_title'),
+      message: t('pets.delete_confirm', { name: pet.name }),
+      confirmLabel: t('pets.delete'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    setDrafts((current) => current.filter((draft) => draft.pet_pos !== pet.pet_pos));
+    if (pet.pet_id !== 0) setRemoved((current) => [...current, pet.pet_id]);
+  }
+
+  async function save() {
+    const validation = form.validate();
+    if (validation.hasErrors) return notifyInvalidForm(t, validation.errors);
+    let values = form.getValues();
+    const newEmail = values.email.trim().toLowerCase();
+    if (newEmail !== customer.email) {
+      const confirmed = await confirmDialog({
+        title: t('customer_data.email_change_title'),
+        message: t('customer_data.email_change_text', { email: newEmail }),
+      });
+      if (!confirmed) {
+        // SPEC §5: declining restores the old email; the rest is still saved.
+        values = { ...values, email: customer.email };
+        form.setFieldValue('email', customer.email);
+      } else if (await isEmailTaken(newEmail).catch(() => false)) {
+        form.setFieldError('email', 'taken');
+        return notifyError(t('errors.email_in_use'));
+      }
+    }
+
+    setSaving(true);
+    try {
+      const changes = pendingChanges(drafts, removed, pets.data ?? []);
+      const hasPetChanges = changes.create.length + changes.update.length + changes.delete.length > 0;
+      const petResult = hasPetChanges ? await savePetChanges(customer.customer_id, changes, locale) : undefined;
+      const result = await updateCustomer(customer.user_id, values);
+      notifySuccess(t('customer_data.saved'));
+      if (petResult) {
+        if (petResult.created.length) notifySuccess(t('pets.added', { count: petResult.created.length }));
+        if (petResult.updated.length) notifySuccess(t('pets.modified', { count: petResult.updated.length }));
+        const archived = petResult.removed.filter((entry) => entry.archived).length;
+        if (petResult.removed.length - archived)
+          notifySuccess(t('pets.removed', { count: petResult.removed.length - archived }));
+        if (archived) notifySuccess(t('pets.archived', { count: archived }));
+      }
+      if (result.email_changed) {
+        // SPEC §4: a successful email change forces logout and a return to /.
+        notifySuccess(t('customer_data.email_changed_logout'));
+        authStore.clear();
+        queryClient.clear();
+        await navigate('/');
+        return;
+      }
+      setEditing(false);
+      await reload();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'email_in_use') {
+        form.setFieldError('email', 'taken');
+        notifyError(t('errors.email_in_use'));
+      } else {
+        if (error instanceof ApiError) form.setErrors(error.fields);
+        notifyError(apiErrorMessage(t, error, 'customer_data.save_error'));
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function applyPet(input: Parameters<Parameters<typeof PetFormModal>[0]['onSubmit']>[0], breedLabel: string) {
+    setDrafts((current) => {
+      const editingPet = petForm.pet;
+      const base = {
+        ...input,
+        breed_id: input.breed_id ?? null,
+        breed: input.breed ?? '',
+        policy: input.policy ?? null,
+        breed_label: breedLabel,
+      } as Omit<DraftPet, 'pet_id' | 'pet_pos'>;
+      if (editingPet) {
+        return current.map((draft) => (draft.pet_pos === editingPet.pet_pos ? { ...draft, ...base } : draft));
+      }
+      const nextPosition = Math.max(-1, ...current.map((draft) => draft.pet_pos)) + 1;
+      return [...current, { ...base, pet_id: 0, pet_pos: nextPosition }];
+    });
+    setPetForm({ opened: false, pet: null });
+  }
+
+  return (
+    <Stack gap="lg">
+      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="profile-heading">
+        <Group justify="space-between" mb="md">
+          <Title order={2} size="h3" id="profile-heading">
+            {t('customer_data.profile')}
+          </Title>
+          {editable && !editing && (
+            <Button onClick={() => setEditing(true)} variant="light">
+              {t('customer_data.edit')}
+            </Button>
+          )}
+        </Group>
+        {editing ? <CustomerFields form={form} /> : <CustomerProfileView customer={customer} />}
+      </Paper>
+
+      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="pets-heading">
+        <Group justify="space-between" mb="md">
+          <Title order={2} size="h3" id="pets-heading">
+            {t('pets.heading')}
+          </Title>
+          {editing && (
+            <Button variant="light" onClick={() => setPetForm({ opened: true, pet: null })}>
+              {t('pets.add_pet')}
+            </Button>
+          )}
+        </Group>
+        {pets.isPending ? (
+          <Loader aria-label={t('app.loading')} />
+        ) : editable && drafts.length === 0 ? (
+          <Alert color="blue">{t('pets.add_first')}</Alert>
+        ) : (
+          <PetsTable
+            pets={drafts}
+            editing={editing}
+            onEdit={(pet) => setPetForm({ opened: true, pet })}
+            onDelete={(pet) => void removePet(pet)}
+            onRecord={(pet) => setRecordPetId(pet.pet_id)}
+          />
+        )}
+      </Paper>
+
+      {editing && (
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => void cancel()} disabled={saving}>
+            {t('common.cancel')}
+          </Button>
+          <Button onClick={() => void save()} loading={saving}>
+            {t('common.save')}
+          </Button>
+        </Group>
+      )}
+
+      <PetFormModal
+        opened={petForm.opened}
+        pet={petForm.pet}
+        onClose={() => setPetForm({ opened: false, pet: null })}
+        onSubmit={applyPet}
+      />
+      <PetRecordModal petId={recordPetId} onClose={() => setRecordPetId(undefined)} />
+    </Stack>
+  );
+}

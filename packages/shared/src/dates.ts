@@ -1,0 +1,31 @@
+/** Date keys are YYYY-MM-DD (SPEC §9). */
+export const DATE_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isValidDateKey(value: string): boolean {
+  if (!DATE_KEY_PATTERN.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** Today's date key in a time zone (the viewer's, or UTC). */
+export function todayKey(now: Date = new Date(), timeZone = 'UTC'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/**
+ * The latest date that is "today" somewhere on Earth (UTC+14), so a date chosen as today by a person
+ * in any time zone is never refused by a server running in UTC.
+ */
+export function latestTodayKey(now: Date = new Date()): string {
+  return todayKey(new Date(now.getTime() + 14 * 60 * 60 * 1000));
+}
+
+/** Whole years and months from a birth date key to a date key (for a pet's age). */
+export function ageBetween(birth: string, on: string): { years: number; months: number } {
+  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
+  const [oy, om, od] = on.split('-').map(Number) as [number, number, number];
+  let months = (oy - by) * 12 + (om - bm);
+  if (od < bd) months -= 1;
+  months = Math.max(0, months);
+  return { years: Math.floor(months / 12), months: months % 12 };
+}

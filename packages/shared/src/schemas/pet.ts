@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { DATE_FLOOR, MIN_NAME_LENGTH, PET_WEIGHT_MAX, PET_WEIGHT_MIN, POLICY_MAX, POLICY_MIN } from '../constants.ts';
+import { isValidDateKey, latestTodayKey } from '../dates.ts';
+import { requiredText } from './fields.ts';
+
+export const PET_GENDERS = ['F', 'M'] as const;
+export const FERTILE_STATUSES = ['intact', 'neutered'] as const;
+
+/** A weight with at most one decimal (SPEC §5: step 0.1), tolerant of binary floating point. */
+const weightField = z
+  .number({ error: 'required' })
+  .min(PET_WEIGHT_MIN, { error: 'too_small' })
+  .max(PET_WEIGHT_MAX, { error: 'too_big' })
+  .refine((value) => Math.abs(Math.round(value * 10) - value * 10) < 1e-6, { error: 'invalid_format' });
+
+const birthField = z
+  .string({ error: 'required' })
+  .min(1, { error: 'required' })
+  .refine(isValidDateKey, { error: 'invalid_format' })
+  .refine((value) => value >= DATE_FLOOR, { error: 'too_small' })
+  .refine((value) => value <= latestTodayKey(), { error: 'too_big' });
+
+/** SPEC §3 Pet and §5 Pet rules; one schema for the pet form and for POST/PUT /api/pets. */
+export const petInputSchema = z.object({
+  name: requiredText({ min: MIN_NAME_LENGTH, max: 60 }),
+  /** 'Dog', 'Cat', 'Other', or free text of at least 2 characters. */
+  species: requiredText({ min: 2, max: 40 }),
+  breed_id: z.number().int().positive().nullable().default(null),
+  /** Free-text breed (at least 2 characters) when no catalogue breed is chosen; may be empty. */
+  breed: z
+    .string()
+    .trim()
+    .max(60, { error: 'too_long' })
+    .refine((value) => value === '' || value.length >= 2, { error: 'too_short' })
+    .default(''),
+  gender: z.enum(PET_GENDERS, { error: 'required' }),
+  birth: birthField,
+  fertile_status: z.enum(FERTILE_STATUSES, { error: 'required' }),
+  weight: weightField,
+  /** Insurance policy: 8 to 19 letters or digits, only when insurance is in use. */
+  policy: z
+    .string()
+    .trim()
+    .refine((value) => value === '' || new RegExp(`^[A-Za-z0-9]{${POLICY_MIN},${POLICY_MAX}}$`).test(value), {
+      error: 'invalid_format',
+    })
+    .nullable()
+    .default(null),
+});
+export type PetInput = z.input<typeof petInputSchema>;
+
+export const petSchema = z.object({
+  pet_id: z.number().int(),
+  user_id: z.number().int(),
+  customer_id: z.number().int(),
+  name: z.string(),
+  species: z.string(),
+  breed_id: z.number().int().nullable(),
+  /** The breed as shown: the catalogue name in the requested language, or the free text. */
+  breed: z.string(),
+  gender: z.enum(PET_GENDERS),
+  birth: z.string(),
+  fertile_status: z.enum(FERTILE_STATUSES),
+  weight: z.number(),
+  policy: z.string().nullable(),
+  archived: z.boolean(),
+});
+export type Pet = z.infer<typeof petSchema>;
+
+export const petIdParamsSchema = z.object({ pet_id: z.coerce.number().int().positive() });
+
+/** DELETE /api/pets/{pet_id}: a pet with appointment history is archived rather than deleted. */
+export const petDeletionSchema = z.object({ pet_id: z.number().int(), archived: z.boolean() });
+
+/** One row of a pet's appointment history (SPEC §2.14). */
+export const petHistoryEntrySchema = z.object({
+  appointment_id: z.number().int(),
+  hash: z.string(),
+  schedule: z.string(),
+  vet_user_id: z.number().int(),
+  vet_name: z.string(),
+  appointment_status_key: z.string(),
+  status_date: z.string(),
+});
+
+/** GET /api/pets/record/{pet_id}/{language}: the pet, its age and its appointment history. */
+export const petRecordSchema = z.object({
+  pet: petSchema,
+  age: z.object({ years: z.number().int(), months: z.number().int() }),
+  history: z.array(petHistoryEntrySchema),
+});
+export type PetRecord = z.infer<typeof petRecordSchema>;
