@@ -45,6 +45,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      ...(process.env.E2E_POSTAL_PT_URL ? { POSTAL_PT_URL: process.env.E2E_POSTAL_PT_URL } : {}),
     },
   },
 });

@@ -3,11 +3,12 @@
  * `npm run test:e2e`: finds Chromium (CHROMIUM_PATH, else /usr/bin/chromium), gives the server a fresh
  * data directory, and runs the Playwright journeys. Nothing is downloaded.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFakePostalProvider } from './support/fake-postal-provider.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,10 +33,13 @@ try {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'vetcall-e2e-'));
-const result = spawnSync('npx', ['playwright', 'test', ...process.argv.slice(2)], {
+const postalProvider = await startFakePostalProvider();
+const child = spawn('npx', ['playwright', 'test', ...process.argv.slice(2)], {
   cwd: here,
   stdio: 'inherit',
-  env: { ...process.env, CHROMIUM_PATH: chromium, E2E_DATA_DIR: dataDir },
+  env: { ...process.env, CHROMIUM_PATH: chromium, E2E_DATA_DIR: dataDir, E2E_POSTAL_PT_URL: postalProvider.url },
 });
+const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+await postalProvider.close();
 rmSync(dataDir, { recursive: true, force: true });
-process.exit(result.status ?? 1);
+process.exit(status);

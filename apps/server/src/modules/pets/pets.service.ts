@@ -177,8 +177,8 @@ export async function applyPetChanges(
   locale: Locale,
 ) {
   const customer = await findCustomer(deps.db, { customerId });
-  if (!customer || !canEditPet(actor, customer.user_id))
-    throw customer && actor.type === 'customer' ? notFound() : forbidden();
+  // A customer gets the same 404 for a missing record as for someone else's: existence does not leak.
+  if (!customer || !canEditPet(actor, customer.user_id)) throw actor.type === 'customer' ? notFound() : forbidden();
   return deps.db.transaction(async (tx) => {
     const removed = [];
     for (const petId of changes.delete) removed.push(await deletePet(deps, actor, petId, tx));

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
@@ -102,23 +102,25 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
     validate: schemaResolver(customerProfileSchema, { sync: true }),
   });
 
-  // Outside editing the screen mirrors the server.
-  useEffect(() => {
-    if (editing) return;
-    form.setValues(formValues(customer));
-    setDrafts((pets.data ?? []).map(draftFromPet));
-    setRemoved([]);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- form is stable; only fresh data matters
-  }, [customer, pets.data, editing]);
+  const savedPets = pets.data ?? [];
+  // Outside editing the screen shows the server's pets; editing works on a copy until Save.
+  const shownPets = editing ? drafts : savedPets.map(draftFromPet);
 
-  // SPEC §2.10: a customer with no pets starts in edit mode with the add-pet form open.
-  useEffect(() => {
-    if (editable && pets.data && pets.data.length === 0 && !startedWithoutPets) {
-      setStartedWithoutPets(true);
-      setEditing(true);
-      setPetForm({ opened: true, pet: null });
-    }
-  }, [editable, pets.data, startedWithoutPets]);
+  function startEditing() {
+    form.setValues(formValues(customer));
+    form.clearErrors();
+    setDrafts(savedPets.map(draftFromPet));
+    setRemoved([]);
+    setEditing(true);
+  }
+
+  // SPEC §2.10: a customer with no pets starts in edit mode with the add-pet form open. Done while
+  // rendering (not in an effect) so the first paint already shows it.
+  if (editable && pets.data && pets.data.length === 0 && !startedWithoutPets) {
+    setStartedWithoutPets(true);
+    startEditing();
+    setPetForm({ opened: true, pet: null });
+  }
 
   async function reload() {
     await Promise.all([
@@ -167,7 +169,7 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
 
     setSaving(true);
     try {
-      const changes = pendingChanges(drafts, removed, pets.data ?? []);
+      const changes = pendingChanges(drafts, removed, savedPets);
       const hasPetChanges = changes.create.length + changes.update.length + changes.delete.length > 0;
       const petResult = hasPetChanges ? await savePetChanges(customer.customer_id, changes, locale) : undefined;
       const result = await updateCustomer(customer.user_id, values);
@@ -230,7 +232,7 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
             {t('customer_data.profile')}
           </Title>
           {editable && !editing && (
-            <Button onClick={() => setEditing(true)} variant="light">
+            <Button onClick={startEditing} variant="light">
               {t('customer_data.edit')}
             </Button>
           )}
@@ -251,11 +253,11 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
         </Group>
         {pets.isPending ? (
           <Loader aria-label={t('app.loading')} />
-        ) : editable && drafts.length === 0 ? (
+        ) : editable && shownPets.length === 0 ? (
           <Alert color="blue">{t('pets.add_first')}</Alert>
         ) : (
           <PetsTable
-            pets={drafts}
+            pets={shownPets}
             editing={editing}
             onEdit={(pet) => setPetForm({ opened: true, pet })}
             onDelete={(pet) => void removePet(pet)}
