@@ -5,8 +5,12 @@ import type { AppContext } from './context.ts';
 import { loginRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { breedRoutes } from './modules/breeds/breeds.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { vetRoutes } from './modules/vets/vets.routes.ts';
 import { petRoutes } from './modules/pets/pets.routes.ts';
 import { postalCodeRoutes } from './modules/postal-codes/postal-codes.routes.ts';
+import { productRoutes } from './modules/products/products.routes.ts';
+import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts';
 import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
@@ -57,6 +61,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(translationRoutes, { prefix: '/api/translations' });
   await app.register(clientConfigRoutes, { prefix: '/api', config });
   await app.register(customerRoutes, { prefix: '/api/users', context });
+  await app.register(staffRoutes, { prefix: '/api/users', context });
+  await app.register(vetRoutes, { prefix: '/api/vets', context });
   await app.register(breedRoutes, { prefix: '/api/pets' });
   await app.register(petRoutes, { prefix: '/api/pets', context });
   await app.register(postalCodeRoutes, {
@@ -64,6 +70,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     context,
     lookup: createPostalCodeLookup(config.postalCodes, context.clock),
   });
+  await app.register(productRoutes, { prefix: '/api/products', context });
+  await app.register(accessCodeRoutes, { prefix: '/api/appointmentsaccesscodes', context });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

@@ -28,6 +28,7 @@ const environmentSchema = z.object({
   SUPPORT_EMAIL: z.email().default('support@vetcall.test'),
   WEBSITE_URL: urlFromEnv.optional(),
   INSURANCE_ENABLED: booleanFromEnv.default(false),
+  ACCESS_CODES_ENABLED: booleanFromEnv.default(true),
   POSTAL_PT_PROVIDER: z.enum(['geoapi', 'ctt']).default('geoapi'),
   POSTAL_PT_URL: urlFromEnv.optional(),
   CTT_API_KEY: z.string().min(1).optional(),
@@ -57,6 +58,8 @@ export interface Config {
   websiteUrl: string;
   /** Pet insurance policies (SPEC §3 Pet policy): hidden unless enabled. */
   insuranceEnabled: boolean;
+  /** Appointment access codes (SPEC §2.4, §2.12): on by default. */
+  accessCodesEnabled: boolean;
   postalCodes: {
     /** Portugal: GEO API PT (free) or CTT's API (needs a key). */
     portugalProvider: 'geoapi' | 'ctt';
@@ -100,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: values.SUPPORT_EMAIL,
     websiteUrl: values.WEBSITE_URL ?? values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
     insuranceEnabled: values.INSURANCE_ENABLED,
+    accessCodesEnabled: values.ACCESS_CODES_ENABLED,
     postalCodes: {
       portugalProvider: values.POSTAL_PT_PROVIDER,
       portugalUrl:

@@ -22,6 +22,12 @@ export const ERROR_CODES = [
   // customers and pets
   'email_in_use',
   'invalid_postal_code',
+  // products and access codes
+  'access_code_exists',
+  // staff administration
+  'cannot_remove_self',
+  'last_manager',
+  'customers_are_view_only',
   // SPEC §8 thrown keys
   'invalid_payment_hash',
   'error_updating_appointment',

@@ -2,9 +2,11 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   serial,
@@ -12,6 +14,12 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** Binary column (PostgreSQL bytea) as a Node Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -184,5 +192,51 @@ export const appointments = pgTable(
     index('appointments_vet_idx').on(table.vetUserId, table.schedule),
     index('appointments_pet_idx').on(table.petId, table.schedule),
     check('appointments_price_non_negative', sql`${table.priceCents} >= 0`),
+  ],
+);
+
+/**
+ * Profile photos, re-encoded server-side (small WebP), kept in the database so every instance serves
+ * them without shared file storage.
+ */
+export const userPhotos = pgTable('user_photos', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+  contentType: text('content_type').notNull(),
+  etag: text('etag').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** What customers pay for (SPEC §3 Product). Prices in integer cents, EUR. */
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    /** The designation in each interface language: { en, pt, 'pt-BR' }. */
+    designation: jsonb('designation').$type<Record<'en' | 'pt' | 'pt-BR', string>>().notNull(),
+    priceCents: integer('price_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [check('products_price_non_negative', sql`${table.priceCents} >= 0`)],
+);
+
+/** Appointment access codes (SPEC §3): valid between two dates; "included" means the appointment is free. */
+export const accessCodes = pgTable(
+  'access_codes',
+  {
+    id: serial('id').primaryKey(),
+    /** Stored trimmed and upper-cased; compared the same way. */
+    code: text('code').notNull(),
+    validFrom: date('valid_from', { mode: 'string' }).notNull(),
+    validTo: date('valid_to', { mode: 'string' }).notNull(),
+    included: boolean('included').notNull().default(false),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('access_codes_code_unique').on(table.code),
+    check('access_codes_dates_ordered', sql`${table.validFrom} <= ${table.validTo}`),
   ],
 );

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { todayKey } from '@vetcall/shared/dates';
 import { BREED_CATALOG } from '../modules/breeds/breed-catalog.ts';
 import type { Database } from './client.ts';
 import { buildCustomer, buildManager, buildPet, buildVet } from './factories.ts';
-import { users } from './schema.ts';
+import { accessCodes, products, users } from './schema.ts';
 
 export const DEMO_PASSWORD = 'vetcall-demo';
 
@@ -86,6 +87,19 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       fertileStatus: 'intact',
       weight: 4.1,
     });
+    // The video consultation at 25.00 EUR, and two access codes valid for a year from today.
+    await tx.insert(products).values({
+      designation: { en: 'Video consultation', pt: 'Consulta por vídeo', 'pt-BR': 'Consulta por vídeo' },
+      priceCents: 2500,
+    });
+    const seedDay = new Date();
+    const oneYearLater = new Date(seedDay);
+    oneYearLater.setUTCFullYear(oneYearLater.getUTCFullYear() + 1);
+    const validity = { validFrom: todayKey(seedDay), validTo: todayKey(oneYearLater) };
+    await tx.insert(accessCodes).values([
+      { code: 'DEMO-FREE', included: true, ...validity },
+      { code: 'DEMO-NORMAL', included: false, ...validity },
+    ]);
   });
   return true;
 }

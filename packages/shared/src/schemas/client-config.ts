@@ -7,5 +7,7 @@ export const clientConfigSchema = z.object({
   support_email: z.string(),
   /** Pet insurance policies are shown only when in use (SPEC §2.14). */
   insurance_enabled: z.boolean(),
+  /** Appointment access codes are in use (SPEC §2.4). */
+  access_codes_enabled: z.boolean(),
 });
 export type ClientConfigResponse = z.infer<typeof clientConfigSchema>;

@@ -14,6 +14,7 @@ export const clientConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         website_url: config.websiteUrl,
         support_email: config.supportEmail,
         insurance_enabled: config.insuranceEnabled,
+        access_codes_enabled: config.accessCodesEnabled,
       };
     },
   );

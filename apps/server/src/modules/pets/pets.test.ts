@@ -232,6 +232,16 @@ describe('pets: reads (GET /api/pets/customer/{customer_id}, /byid/{pet_id}, /re
     } else expect(response.json()).toEqual({ error: errorOf[status], message: expect.any(String) });
   });
 
+  it('answers [] for a customer without pets', async () => {
+    const empty = await buildCustomer(t.db, { email: 'empty@clinic.test', password: PASSWORD });
+    const { headers } = await t.loginAs('empty@clinic.test', PASSWORD);
+    for (const asker of [headers, w.headers.manager]) {
+      const response = await get(`/api/pets/customer/${empty.customer.id}`, asker);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual([]);
+    }
+  });
+
   it('a vet reads every pet of a customer they have seen, not only the pet of the appointment', async () => {
     expect((await get(`/api/pets/byid/${w.plainPet.id}`, w.headers.vetWithAppointment)).statusCode).toBe(200);
     expect((await get(`/api/pets/record/${w.plainPet.id}/pt`, w.headers.vetWithAppointment)).statusCode).toBe(200);

@@ -1,0 +1,332 @@
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type { UserType } from '@vetcall/shared/roles';
+import {
+  newManagerSchema,
+  newVetSchema,
+  type PublicVet,
+  type UserRow,
+  type Vet,
+  type Manager,
+} from '@vetcall/shared/schemas/staff';
+import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { appointments, customers, managers, pets, users, vets } from '../../db/schema.ts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
+import { type Actor, revokeAllSessions } from '../auth/auth.service.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import {
+  canAdministerUser,
+  canEditManagerProfile,
+  canEditVetProfile,
+  canListPublicVets,
+  canListUsers,
+  canViewVetProfile,
+} from './staff.policy.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock'>;
+
+const emailInUse = () => new AppError('email_in_use', 409, { fields: { email: 'taken' } });
+const MAX_LIST = 5000;
+
+function isUniqueViolation(error: unknown): boolean {
+  const withCode = error as { code?: string; cause?: { code?: string } };
+  return (withCode.code ?? withCode.cause?.code) === '23505';
+}
+
+async function findUser(db: Database, userId: number) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return user;
+}
+
+/** GET /api/users/{type}: full rows for managers; the public view of active vets for customers and vets. */
+export async function listUsers(deps: Deps, actor: Actor, type: UserType): Promise<UserRow[] | PublicVet[]> {
+  const { db } = deps;
+  if (!canListUsers(actor, type)) {
+    if (type === 'vet' && canListPublicVets(actor)) {
+      return db
+        .select({ user_id: users.id, name: users.name, specialty: vets.specialty })
+        .from(vets)
+        .innerJoin(users, eq(users.id, vets.userId))
+        .where(eq(users.active, true))
+        .orderBy(asc(users.name))
+        .limit(MAX_LIST);
+    }
+    throw forbidden();
+  }
+  if (type === 'vet') {
+    const rows = await db
+      .select({ user: users, vet: vets })
+      .from(vets)
+      .innerJoin(users, eq(users.id, vets.userId))
+      .where(eq(users.active, true))
+      .orderBy(asc(users.id))
+      .limit(MAX_LIST);
+    return rows.map(({ user, vet }) => ({
+      user_id: user.id,
+      type: 'vet' as const,
+      name: user.name,
+      email: user.email,
+      active: user.active,
+      phone: user.phone,
+      vet_id: vet.id,
+      specialty: vet.specialty,
+      discount: vet.discount,
+      calendar_linked: vet.accountToken !== '',
+    }));
+  }
+  if (type === 'manager') {
+    const rows = await db
+      .select({ user: users })
+      .from(managers)
+      .innerJoin(users, eq(users.id, managers.userId))
+      .where(eq(users.active, true))
+      .orderBy(asc(users.id))
+      .limit(MAX_LIST);
+    return rows.map(({ user }) => ({
+      user_id: user.id,
+      type: 'manager' as const,
+      name: user.name,
+      email: user.email,
+      active: user.active,
+    }));
+  }
+  const rows = await db
+    .select({ user: users, customer: customers })
+    .from(customers)
+    .innerJoin(users, eq(users.id, customers.userId))
+    .orderBy(asc(users.id))
+    .limit(MAX_LIST);
+  return rows.map(({ user, customer }) => ({
+    user_id: user.id,
+    type: 'customer' as const,
+    name: user.name,
+    email: user.email,
+    active: user.active,
+    phone: user.phone,
+    address: user.address,
+    tax_id: customer.taxId,
+    customer_id: customer.id,
+  }));
+}
+
+/** POST /api/users/{vet|manager}: a manager creates a vet or a manager (SPEC §5 New user). */
+export async function createStaffUser(deps: Deps, actor: Actor, type: 'vet' | 'manager', body: unknown) {
+  if (!canAdministerUser(actor, type)) throw forbidden();
+  const parsed = (type === 'vet' ? newVetSchema : newManagerSchema).safeParse(body);
+  if (!parsed.success) {
+    throw new AppError('validation_failed', 400, { fields: fieldErrorsFromIssues(parsed.error.issues) });
+  }
+  const input = parsed.data as { name: string; email: string; password: string; phone?: string; specialty?: string };
+  const [existing] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+  if (existing) throw emailInUse();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ type, name: input.name, email: input.email, phone: input.phone ?? '', passwordHash })
+        .returning({ id: users.id });
+      if (type === 'vet') await tx.insert(vets).values({ userId: user!.id, specialty: input.specialty ?? '' });
+      else await tx.insert(managers).values({ userId: user!.id });
+      return { user_id: user!.id };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailInUse();
+    throw error;
+  }
+}
+
+/**
+ * DELETE /api/users/{user_id}: deactivates a vet or manager. History keeps the name; the person can no
+ * longer log in (sessions end now) and is hidden from booking and lists. Never oneself, never the last
+ * active manager.
+ */
+export async function removeStaffUser(deps: Deps, actor: Actor, userId: number) {
+  const target = await findUser(deps.db, userId);
+  if (!target || !target.active) throw notFound();
+  if (target.type === 'customer') throw new AppError('customers_are_view_only', 403);
+  if (!canAdministerUser(actor, target.type)) throw forbidden();
+  if (target.id === actor.userId) throw new AppError('cannot_remove_self', 409);
+  return deps.db.transaction(async (tx) => {
+    if (target.type === 'manager') {
+      // Counting inside the transaction, with the row locked, keeps two removals from both passing.
+      await tx.select({ id: users.id }).from(users).where(eq(users.type, 'manager')).for('update');
+      const [{ active } = { active: 0 }] = await tx
+        .select({ active: count() })
+        .from(users)
+        .where(and(eq(users.type, 'manager'), eq(users.active, true)));
+      if (active <= 1) throw new AppError('last_manager', 409);
+    }
+    await tx.update(users).set({ active: false, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+    await revokeAllSessions({ db: tx, clock: deps.clock }, userId);
+    return { user_id: userId, active: false as const };
+  });
+}
+
+type FieldChange = { name: string } | { email: string } | { phone: string } | { specialty: string };
+
+/**
+ * The single-field edits of the manager's tables (SPEC §7 Users: name, email, vetspecialty, vetphone,
+ * custphone). `allowed` names the target types the route applies to.
+ */
+export async function changeUserField(
+  deps: Deps,
+  actor: Actor,
+  userId: number,
+  change: FieldChange,
+  allowed: readonly UserType[],
+) {
+  const target = await findUser(deps.db, userId);
+  if (!target || !target.active || !allowed.includes(target.type)) throw notFound();
+  const isOwnCustomerPhone = target.type === 'customer' && actor.type === 'customer' && actor.userId === userId;
+  if (!isOwnCustomerPhone && !canAdministerUser(actor, target.type)) {
+    throw target.type === 'customer' ? new AppError('customers_are_view_only', 403) : forbidden();
+  }
+  const now = deps.clock.now();
+  if ('email' in change) {
+    await applyEmailChange(deps, target.id, target.type, target.email, change.email);
+  } else if ('specialty' in change) {
+    await deps.db.update(vets).set({ specialty: change.specialty }).where(eq(vets.userId, userId));
+  } else {
+    await deps.db
+      .update(users)
+      .set({ ...change, updatedAt: now })
+      .where(eq(users.id, userId));
+  }
+  return { user_id: userId };
+}
+
+/**
+ * Changes a login email: unique, ends every session of that person (SPEC §4 forces a new login), and
+ * for a vet removes the calendar association (SPEC §4).
+ */
+async function applyEmailChange(deps: Deps, userId: number, type: UserType, current: string, next: string) {
+  if (next === current) return false;
+  const [taken] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, next)).limit(1);
+  if (taken) throw emailInUse();
+  try {
+    await deps.db.transaction(async (tx) => {
+      await tx.update(users).set({ email: next, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+      if (type === 'vet') await tx.update(vets).set({ accountToken: '' }).where(eq(vets.userId, userId));
+      await revokeAllSessions({ db: tx, clock: deps.clock }, userId);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailInUse();
+    throw error;
+  }
+  return true;
+}
+
+async function findVet(db: Database, where: { email: string } | { userId: number } | { vetId: number }) {
+  const condition =
+    'email' in where
+      ? eq(users.email, where.email)
+      : 'userId' in where
+        ? eq(users.id, where.userId)
+        : eq(vets.id, where.vetId);
+  const [row] = await db
+    .select({ user: users, vet: vets })
+    .from(vets)
+    .innerJoin(users, eq(users.id, vets.userId))
+    .where(condition)
+    .limit(1);
+  return row;
+}
+
+function toVet({ user, vet }: NonNullable<Awaited<ReturnType<typeof findVet>>>): Vet {
+  return {
+    user_id: user.id,
+    vet_id: vet.id,
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+    specialty: vet.specialty,
+    discount: vet.discount,
+    calendar_linked: vet.accountToken !== '',
+    locale: user.locale,
+  };
+}
+
+export async function getVetByEmail(deps: Deps, actor: Actor, email: string): Promise<Vet> {
+  const row = await findVet(deps.db, { email });
+  if (!row || !row.user.active || !canViewVetProfile(actor, row.user.id)) throw notFound();
+  return toVet(row);
+}
+
+export async function updateVetProfile(
+  deps: Deps,
+  actor: Actor,
+  userId: number,
+  input: { name: string; email: string; phone: string; specialty: string; discount: number },
+) {
+  const row = await findVet(deps.db, { userId });
+  if (!row || !row.user.active) throw notFound();
+  if (!canEditVetProfile(actor, userId)) throw forbidden();
+  const emailChanged = await applyEmailChange(deps, userId, 'vet', row.user.email, input.email);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ name: input.name, phone: input.phone, updatedAt: deps.clock.now() })
+      .where(eq(users.id, userId));
+    await tx.update(vets).set({ specialty: input.specialty, discount: input.discount }).where(eq(vets.userId, userId));
+  });
+  return { user_id: userId, email_changed: emailChanged };
+}
+
+export async function getManagerByEmail(deps: Deps, actor: Actor, email: string): Promise<Manager> {
+  if (actor.type !== 'manager') throw forbidden();
+  const [row] = await deps.db
+    .select({ user: users })
+    .from(managers)
+    .innerJoin(users, eq(users.id, managers.userId))
+    .where(eq(users.email, email))
+    .limit(1);
+  if (!row || !row.user.active) throw notFound();
+  return { user_id: row.user.id, name: row.user.name, email: row.user.email, locale: row.user.locale };
+}
+
+export async function updateManagerProfile(
+  deps: Deps,
+  actor: Actor,
+  userId: number,
+  input: { name: string; email: string },
+) {
+  const target = await findUser(deps.db, userId);
+  if (!target || target.type !== 'manager' || !target.active) throw notFound();
+  if (!canEditManagerProfile(actor, userId)) throw forbidden();
+  const emailChanged = await applyEmailChange(deps, userId, 'manager', target.email, input.email);
+  await deps.db.update(users).set({ name: input.name, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+  return { user_id: userId, email_changed: emailChanged };
+}
+
+/** GET /api/vets/record/{vet_id}/{language}: a vet's appointments, for that vet and managers. */
+export async function getVetRecord(deps: Deps, actor: Actor, vetId: number) {
+  const row = await findVet(deps.db, { vetId });
+  if (!row || !canViewVetProfile(actor, row.user.id)) throw notFound();
+  const history = await deps.db
+    .select({
+      appointment_id: appointments.id,
+      hash: appointments.hash,
+      schedule: appointments.schedule,
+      customer_name: users.name,
+      pet_id: pets.id,
+      pet_name: pets.name,
+      appointment_status_key: appointments.status,
+      status_date: appointments.statusDate,
+    })
+    .from(appointments)
+    .innerJoin(users, eq(users.id, appointments.customerUserId))
+    .innerJoin(pets, eq(pets.id, appointments.petId))
+    .where(eq(appointments.vetUserId, row.user.id))
+    .orderBy(desc(appointments.schedule))
+    .limit(500);
+  return {
+    vet: { user_id: row.user.id, vet_id: row.vet.id, name: row.user.name, specialty: row.vet.specialty },
+    appointments: history.map((entry) => ({
+      ...entry,
+      schedule: entry.schedule.toISOString(),
+      status_date: entry.status_date.toISOString(),
+    })),
+  };
+}
