@@ -9,6 +9,8 @@ import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { vetRoutes } from './modules/vets/vets.routes.ts';
 import { petRoutes } from './modules/pets/pets.routes.ts';
 import { postalCodeRoutes } from './modules/postal-codes/postal-codes.routes.ts';
+import { photoRoutes } from './modules/photos/photos.routes.ts';
+import { exportRoutes } from './modules/exports/exports.routes.ts';
 import { productRoutes } from './modules/products/products.routes.ts';
 import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts';
 import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
@@ -70,6 +72,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     context,
     lookup: createPostalCodeLookup(config.postalCodes, context.clock),
   });
+  await app.register(photoRoutes, { prefix: '/api/users', context });
+  await app.register(exportRoutes, { prefix: '/api/exports', context });
   await app.register(productRoutes, { prefix: '/api/products', context });
   await app.register(accessCodeRoutes, { prefix: '/api/appointmentsaccesscodes', context });
 

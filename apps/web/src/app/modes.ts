@@ -1,4 +1,5 @@
 import type { UserType } from '@vetcall/shared/roles';
+import { clientConfig } from '../lib/client-config';
 
 /** The modes of each access type's page (SPEC §2.4, §2.11, §2.12); the first is the default. */
 export const MODES_BY_TYPE: Record<UserType, readonly string[]> = {
@@ -22,8 +23,14 @@ export const DATA_ROUTE_BY_TYPE: Record<UserType, string> = {
   manager: '/managerdata',
 };
 
+/** The modes offered in the navbar: access codes only when they are in use (SPEC §2.12). */
+export function visibleModes(type: UserType): readonly string[] {
+  const enabled = clientConfig().access_codes_enabled;
+  return MODES_BY_TYPE[type].filter((mode) => enabled || mode !== 'appointments_access_codes');
+}
+
 export function currentMode(type: UserType, search: URLSearchParams): string {
-  const modes = MODES_BY_TYPE[type];
+  const modes = visibleModes(type);
   const requested = search.get('mode');
   return requested && modes.includes(requested) ? requested : modes[0]!;
 }

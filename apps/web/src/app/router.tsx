@@ -6,7 +6,9 @@ import { NewPasswordPage } from '../features/auth/new-password-page';
 import { ResetPasswordPage } from '../features/auth/reset-password-page';
 import { CustomerDataPage } from '../features/customers/customer-data-page';
 import { RegistrationPage } from '../features/customers/registration-page';
-import { OwnDataPage } from '../features/home/own-data-page';
+import { ManagerPage } from '../features/manager/manager-page';
+import { ManagerDataPage } from '../features/staff/manager-data-page';
+import { VetDataPage } from '../features/staff/vet-data-page';
 import { PublicRoutePage } from '../features/home/public-route-page';
 import { RoleHomePage } from '../features/home/role-home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
@@ -29,14 +31,15 @@ function screenFor(name: RouteName, title: string): ReactNode {
     case 'Vet':
       return <RoleHomePage type="vet" />;
     case 'Management':
-      return <RoleHomePage type="manager" />;
+      return <ManagerPage />;
     case 'Registration':
       return <RegistrationPage />;
     case 'CustomerData':
       return <CustomerDataPage />;
     case 'VetData':
+      return <VetDataPage />;
     case 'ManagerData':
-      return <OwnDataPage />;
+      return <ManagerDataPage />;
     default:
       return <PublicRoutePage title={title} />;
   }

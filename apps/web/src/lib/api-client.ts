@@ -74,3 +74,44 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     payload.fields,
   );
 }
+
+/** Sends a multipart form (file uploads) with the bearer token; answers like apiRequest. */
+export async function apiUpload<T>(path: string, form: FormData): Promise<T> {
+  const token = storage.getToken();
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: form,
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'network error');
+  }
+  if (response.ok) return (await response.json()) as T;
+  const payload = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+  throw new ApiError(response.status, payload.error ?? 'internal_error', payload.message ?? '', payload.fields);
+}
+
+/**
+ * Downloads a file through the authenticated API (the token travels in a header, never in a URL) and
+ * saves it under the server's file name.
+ */
+export async function apiDownload(path: string, fallbackName: string): Promise<void> {
+  const token = storage.getToken();
+  const response = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) {
+    const payload = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+    throw new ApiError(response.status, payload.error ?? 'internal_error', payload.message ?? '');
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+  const name = encoded ? decodeURIComponent(encoded) : (plain ?? fallbackName);
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isValidDateKey } from '../dates.ts';
-import { requiredText } from './fields.ts';
+import { idParam, requiredText } from './fields.ts';
 
 export const ACCESS_CODE_MIN = 3;
 export const ACCESS_CODE_MAX = 40;
@@ -27,7 +27,8 @@ export const accessCodeInputSchema = z
     included: z.boolean({ error: 'required' }).default(false),
   })
   .refine(
-    (value) => !isValidDateKey(value.valid_from) || !isValidDateKey(value.valid_to) || value.valid_from <= value.valid_to,
+    (value) =>
+      !isValidDateKey(value.valid_from) || !isValidDateKey(value.valid_to) || value.valid_from <= value.valid_to,
     { error: 'invalid_value', path: ['valid_to'] },
   );
 export type AccessCodeInput = z.input<typeof accessCodeInputSchema>;
@@ -43,7 +44,7 @@ export const accessCodeSchema = z.object({
 });
 export type AccessCode = z.infer<typeof accessCodeSchema>;
 
-export const accessCodeIdParamsSchema = z.object({ access_code_id: z.coerce.number().int().positive() });
+export const accessCodeIdParamsSchema = z.object({ access_code_id: idParam });
 
 /** POST /api/appointmentsaccesscodes/validate: the code as typed (trimmed; case does not matter). */
 export const accessCodeValidationInputSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MIN_NAME_LENGTH, MIN_PHONE_LENGTH } from '../constants.ts';
 import { LOCALES } from '../locales.ts';
-import { emailField, newPasswordField, requiredText } from './fields.ts';
+import { choiceField, emailField, newPasswordField, requiredText } from './fields.ts';
 import { POSTAL_COUNTRIES, isValidPostalCode } from './postal-code.ts';
 
 /** SPEC §3 Customer / §5 Customer registration and editing: every field required but vet_center. */
@@ -14,7 +14,7 @@ const customerFields = {
   postal_code: requiredText({ max: 20 }),
   city: requiredText({ max: 100 }),
   state: requiredText({ max: 100 }),
-  country: z.enum(POSTAL_COUNTRIES, { error: 'required' }),
+  country: choiceField(POSTAL_COUNTRIES),
   vet_center: z.string().trim().max(120, { error: 'too_long' }).default(''),
 };
 

@@ -58,3 +58,23 @@ export function fieldErrorsFromIssues(
   }
   return fields;
 }
+
+/** One of fixed values: 'required' when missing, 'invalid_value' when something else was sent. */
+export function choiceField<const Values extends readonly [string, ...string[]]>(values: Values) {
+  return z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined || (typeof issue.input === 'string' && issue.input.trim() === '')
+        ? 'required'
+        : 'invalid_value',
+  });
+}
+
+/**
+ * A database id in a URL path: plain decimal digits within PostgreSQL's integer range. Stricter than
+ * number coercion, which would read `1e3` as 1000 or ` 7` as 7.
+ */
+export const idParam = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, { error: 'invalid_format' })
+  .transform(Number)
+  .pipe(z.number().max(2_147_483_647, { error: 'too_big' }));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATE_FLOOR, MIN_NAME_LENGTH, PET_WEIGHT_MAX, PET_WEIGHT_MIN, POLICY_MAX, POLICY_MIN } from '../constants.ts';
 import { isValidDateKey, latestTodayKey } from '../dates.ts';
-import { requiredText } from './fields.ts';
+import { choiceField, idParam, requiredText } from './fields.ts';
 
 export const PET_GENDERS = ['F', 'M'] as const;
 export const FERTILE_STATUSES = ['intact', 'neutered'] as const;
@@ -33,9 +33,9 @@ export const petInputSchema = z.object({
     .max(60, { error: 'too_long' })
     .refine((value) => value === '' || value.length >= 2, { error: 'too_short' })
     .default(''),
-  gender: z.enum(PET_GENDERS, { error: 'required' }),
+  gender: choiceField(PET_GENDERS),
   birth: birthField,
-  fertile_status: z.enum(FERTILE_STATUSES, { error: 'required' }),
+  fertile_status: choiceField(FERTILE_STATUSES),
   weight: weightField,
   /** Insurance policy: 8 to 19 letters or digits, only when insurance is in use. */
   policy: z
@@ -67,7 +67,7 @@ export const petSchema = z.object({
 });
 export type Pet = z.infer<typeof petSchema>;
 
-export const petIdParamsSchema = z.object({ pet_id: z.coerce.number().int().positive() });
+export const petIdParamsSchema = z.object({ pet_id: idParam });
 
 /** DELETE /api/pets/{pet_id}: a pet with appointment history is archived rather than deleted. */
 export const petDeletionSchema = z.object({ pet_id: z.number().int(), archived: z.boolean() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Locale } from '../locales.ts';
-import { requiredText } from './fields.ts';
+import { idParam, requiredText } from './fields.ts';
 
 /** Highest price accepted, in EUR: a guard against typing errors, not a business rule. */
 export const PRICE_MAX = 100_000;
@@ -48,6 +48,6 @@ export const productSchema = z.object({
 });
 export type Product = z.infer<typeof productSchema>;
 
-export const productIdParamsSchema = z.object({ product_id: z.coerce.number().int().positive() });
+export const productIdParamsSchema = z.object({ product_id: idParam });
 
 export const productDeletionSchema = z.object({ product_id: z.number().int() });

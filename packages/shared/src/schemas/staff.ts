@@ -9,11 +9,11 @@ import {
 } from '../constants.ts';
 import { LOCALES } from '../locales.ts';
 import { USER_TYPES } from '../roles.ts';
-import { emailField, newPasswordField, requiredText } from './fields.ts';
+import { emailField, idParam, newPasswordField, requiredText } from './fields.ts';
 
 export const userTypeParamsSchema = z.object({ type: z.enum(USER_TYPES, { error: 'invalid_value' }) });
 export const staffTypeParamsSchema = z.object({ type: z.enum(['vet', 'manager'], { error: 'invalid_value' }) });
-export const userIdParamsSchema = z.object({ user_id: z.coerce.number().int().positive() });
+export const userIdParamsSchema = z.object({ user_id: idParam });
 
 const nameField = requiredText({ min: MIN_NAME_LENGTH, max: 120 });
 const phoneField = requiredText({ min: MIN_PHONE_LENGTH, max: 30 });

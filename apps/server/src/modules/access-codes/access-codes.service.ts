@@ -1,10 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { latestTodayKey, todayKey } from '@vetcall/shared/dates';
-import {
-  type AccessCode,
-  type AccessCodeValidation,
-  normalizeAccessCode,
-} from '@vetcall/shared/schemas/access-code';
+import { type AccessCode, type AccessCodeValidation, normalizeAccessCode } from '@vetcall/shared/schemas/access-code';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { accessCodes } from '../../db/schema.ts';
@@ -62,7 +58,11 @@ export async function listAccessCodes(db: Database, actor: Actor): Promise<Acces
 }
 
 async function findByCode(db: Database, code: string) {
-  const [row] = await db.select().from(accessCodes).where(eq(accessCodes.code, normalizeAccessCode(code))).limit(1);
+  const [row] = await db
+    .select()
+    .from(accessCodes)
+    .where(eq(accessCodes.code, normalizeAccessCode(code)))
+    .limit(1);
   return row;
 }
 
@@ -121,6 +121,7 @@ export async function validateAccessCode(
     await deps.limiter.hit(`access-code-validate:user:${actor.userId}`, ACCESS_CODE_RATE_LIMITS.validatePerUser),
   );
   const row = await findByCode(deps.db, code);
-  if (!row || row.disabledAt !== null || !isWithinDates(row, deps.clock.now())) return { valid: false, included: false };
+  if (!row || row.disabledAt !== null || !isWithinDates(row, deps.clock.now()))
+    return { valid: false, included: false };
   return { valid: true, included: row.included };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { emailField } from '@vetcall/shared/schemas/fields';
+import { emailField, idParam } from '@vetcall/shared/schemas/fields';
 import {
   customerProfileSchema,
   customerRegistrationSchema,
@@ -13,7 +13,7 @@ import { actorOf, requireAuth } from '../../plugins/authentication.ts';
 import { checkEmail, getVisibleCustomer, registerCustomer, updateCustomer } from './customers.service.ts';
 
 const emailParams = z.object({ email: emailField });
-const userIdParams = z.object({ user_id: z.coerce.number().int().positive() });
+const userIdParams = z.object({ user_id: idParam });
 
 /** SPEC §7 Users: the customer routes and the email check, under /api/users. */
 export const customerRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

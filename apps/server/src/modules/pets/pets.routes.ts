@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Locale } from '@vetcall/shared/locales';
-import { localeField } from '@vetcall/shared/schemas/fields';
+import { idParam, localeField } from '@vetcall/shared/schemas/fields';
 import {
   petDeletionSchema,
   petIdParamsSchema,
@@ -23,7 +23,7 @@ import {
 
 /** Breed names come back in `?lang=`, else in the user's own language. */
 const langQuery = z.object({ lang: localeField.optional() });
-const customerParams = z.object({ customer_id: z.coerce.number().int().positive() });
+const customerParams = z.object({ customer_id: idParam });
 const petChangesSchema = z.object({
   create: z.array(petInputSchema).max(50).default([]),
   update: z

@@ -1,11 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Locale } from '@vetcall/shared/locales';
-import {
-  centsToPrice,
-  priceToCents,
-  type Product,
-  type ProductDesignations,
-} from '@vetcall/shared/schemas/product';
+import { centsToPrice, priceToCents, type Product, type ProductDesignations } from '@vetcall/shared/schemas/product';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { products } from '../../db/schema.ts';

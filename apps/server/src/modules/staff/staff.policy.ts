@@ -6,7 +6,7 @@ export const canAdministerUser = (actor: Actor, targetType: UserType) =>
   actor.type === 'manager' && targetType !== 'customer';
 
 /** Full user lists are for managers; customers and vets see the public view of vets (to book one). */
-export const canListUsers = (actor: Actor, type: UserType) => actor.type === 'manager';
+export const canListUsers = (actor: Actor) => actor.type === 'manager';
 export const canListPublicVets = (actor: Actor) => actor.type === 'customer' || actor.type === 'vet';
 
 /** One's own profile; managers may also edit a vet's profile (its discount, say). */

@@ -42,7 +42,7 @@ async function findUser(db: Database, userId: number) {
 /** GET /api/users/{type}: full rows for managers; the public view of active vets for customers and vets. */
 export async function listUsers(deps: Deps, actor: Actor, type: UserType): Promise<UserRow[] | PublicVet[]> {
   const { db } = deps;
-  if (!canListUsers(actor, type)) {
+  if (!canListUsers(actor)) {
     if (type === 'vet' && canListPublicVets(actor)) {
       return db
         .select({ user_id: users.id, name: users.name, specialty: vets.specialty })
@@ -185,7 +185,10 @@ export async function changeUserField(
   }
   const now = deps.clock.now();
   if ('email' in change) {
-    await applyEmailChange(deps, target.id, target.type, target.email, change.email);
+    const email = change.email;
+    await inTransaction(deps, (tx) =>
+      applyEmailChange(deps, tx, { userId: target.id, type: target.type, current: target.email, next: email }),
+    );
   } else if ('specialty' in change) {
     await deps.db.update(vets).set({ specialty: change.specialty }).where(eq(vets.userId, userId));
   } else {
@@ -201,21 +204,29 @@ export async function changeUserField(
  * Changes a login email: unique, ends every session of that person (SPEC §4 forces a new login), and
  * for a vet removes the calendar association (SPEC §4).
  */
-async function applyEmailChange(deps: Deps, userId: number, type: UserType, current: string, next: string) {
+async function applyEmailChange(
+  deps: Deps,
+  db: Database,
+  change: { userId: number; type: UserType; current: string; next: string },
+) {
+  const { userId, type, current, next } = change;
   if (next === current) return false;
-  const [taken] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, next)).limit(1);
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, next)).limit(1);
   if (taken) throw emailInUse();
+  await db.update(users).set({ email: next, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+  if (type === 'vet') await db.update(vets).set({ accountToken: '' }).where(eq(vets.userId, userId));
+  await revokeAllSessions({ db, clock: deps.clock }, userId);
+  return true;
+}
+
+/** Runs a profile change in one transaction; a concurrent taker of the same email becomes 409. */
+async function inTransaction<T>(deps: Deps, work: (tx: Database) => Promise<T>): Promise<T> {
   try {
-    await deps.db.transaction(async (tx) => {
-      await tx.update(users).set({ email: next, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
-      if (type === 'vet') await tx.update(vets).set({ accountToken: '' }).where(eq(vets.userId, userId));
-      await revokeAllSessions({ db: tx, clock: deps.clock }, userId);
-    });
+    return await deps.db.transaction((tx) => work(tx));
   } catch (error) {
     if (isUniqueViolation(error)) throw emailInUse();
     throw error;
   }
-  return true;
 }
 
 async function findVet(db: Database, where: { email: string } | { userId: number } | { vetId: number }) {
@@ -263,13 +274,19 @@ export async function updateVetProfile(
   const row = await findVet(deps.db, { userId });
   if (!row || !row.user.active) throw notFound();
   if (!canEditVetProfile(actor, userId)) throw forbidden();
-  const emailChanged = await applyEmailChange(deps, userId, 'vet', row.user.email, input.email);
-  await deps.db.transaction(async (tx) => {
+  const emailChanged = await inTransaction(deps, async (tx) => {
+    const changed = await applyEmailChange(deps, tx, {
+      userId,
+      type: 'vet',
+      current: row.user.email,
+      next: input.email,
+    });
     await tx
       .update(users)
       .set({ name: input.name, phone: input.phone, updatedAt: deps.clock.now() })
       .where(eq(users.id, userId));
     await tx.update(vets).set({ specialty: input.specialty, discount: input.discount }).where(eq(vets.userId, userId));
+    return changed;
   });
   return { user_id: userId, email_changed: emailChanged };
 }
@@ -295,8 +312,16 @@ export async function updateManagerProfile(
   const target = await findUser(deps.db, userId);
   if (!target || target.type !== 'manager' || !target.active) throw notFound();
   if (!canEditManagerProfile(actor, userId)) throw forbidden();
-  const emailChanged = await applyEmailChange(deps, userId, 'manager', target.email, input.email);
-  await deps.db.update(users).set({ name: input.name, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+  const emailChanged = await inTransaction(deps, async (tx) => {
+    const changed = await applyEmailChange(deps, tx, {
+      userId,
+      type: 'manager',
+      current: target.email,
+      next: input.email,
+    });
+    await tx.update(users).set({ name: input.name, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+    return changed;
+  });
   return { user_id: userId, email_changed: emailChanged };
 }
 

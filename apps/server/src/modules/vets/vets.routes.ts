@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { localeField } from '@vetcall/shared/schemas/fields';
+import { idParam, localeField } from '@vetcall/shared/schemas/fields';
 import { vetRecordSchema } from '@vetcall/shared/schemas/staff';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../../plugins/authentication.ts';
@@ -16,7 +16,7 @@ export const vetRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
         tags: ['vets'],
         summary: 'A vet\u2019s appointment history (the vet themself or a manager); vet_id is the vet\u2019s own id',
         security: [{ bearer: [] }],
-        params: z.object({ vet_id: z.coerce.number().int().positive(), language: localeField }),
+        params: z.object({ vet_id: idParam, language: localeField }),
         response: { 200: vetRecordSchema },
       },
     },

@@ -19,7 +19,7 @@ import { Logo } from '../../components/ui/logo';
 import { useSession } from '../../lib/auth-store';
 import { currentLocale } from '../../lib/i18n';
 import { useLogout } from '../../features/auth/use-logout';
-import { DATA_ROUTE_BY_TYPE, MODES_BY_TYPE, currentMode } from '../modes';
+import { DATA_ROUTE_BY_TYPE, currentMode, visibleModes } from '../modes';
 
 /**
  * The shell of logged-in screens (SPEC §2.3 Navbar): Start, My Data, Back, Logout, the mode
@@ -89,7 +89,7 @@ export function AuthenticatedLayout({ heading, children }: { heading: string; ch
               <Text id="modes-heading" size="xs" fw={700} c="dimmed" tt="uppercase" px="sm">
                 {t('nav.mode')}
               </Text>
-              {MODES_BY_TYPE[user.type].map((mode) => (
+              {visibleModes(user.type).map((mode) => (
                 <NavLink
                   key={mode}
                   component={Link}

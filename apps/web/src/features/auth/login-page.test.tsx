@@ -25,6 +25,7 @@ describe('LoginPage', () => {
         website_url: 'https://site.test',
         support_email: 's@x.test',
         insurance_enabled: false,
+        access_codes_enabled: true,
       }),
     );
     await loadClientConfig();

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { localeField } from '@vetcall/shared/schemas/fields';
+import type { AppContext } from '../../context.ts';
+import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { exportUsers, type UserExport } from './exports.service.ts';
+import { sendWorkbook, XLSX_CONTENT_TYPE } from './workbook.ts';
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Shared by every export: the language of headers and texts, and the zone date-times are shown in. */
+export const exportQuery = z.object({
+  /** Default: the manager's own language. */
+  lang: localeField.optional(),
+  /** IANA zone (the browser's) for date-times; Excel dates carry none. Default UTC. */
+  tz: z.string().max(64).refine(isTimeZone, { error: 'invalid_value' }).optional(),
+});
+
+const LISTS: { path: string; list: UserExport }[] = [
+  { path: '/customers', list: 'customers' },
+  { path: '/vets', list: 'vets' },
+  { path: '/managers', list: 'managers' },
+];
+
+/** SPEC §2.12 / §7 "Export to Excel": the user lists as .xlsx downloads, managers only, under /api/exports. */
+export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  for (const { path, list } of LISTS) {
+    app.get(
+      path,
+      {
+        onRequest: requireAuth(context, 'manager'),
+        schema: {
+          tags: ['exports'],
+          summary: `The ${list} list as an Excel workbook (yyyymmddhhmmss-<name>.xlsx); managers only`,
+          security: [{ bearer: [] }],
+          querystring: exportQuery,
+          produces: [XLSX_CONTENT_TYPE],
+        },
+      },
+      async (request, reply) => {
+        const actor = actorOf(request);
+        const file = await exportUsers(context, list, {
+          locale: request.query.lang ?? actor.locale,
+          timeZone: request.query.tz,
+        });
+        // The first rows by id are sent when there are more than an export holds; the client can say so.
+        if (file.truncated) void reply.header('x-export-truncated', 'true');
+        return sendWorkbook(reply, file.fileName, file.buffer);
+      },
+    );
+  }
+};

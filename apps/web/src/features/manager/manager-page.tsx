@@ -1,0 +1,31 @@
+import { Text } from '@mantine/core';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
+import { currentMode } from '../../app/modes';
+import { useSession } from '../../lib/auth-store';
+import { AccessCodesPanel } from '../access-codes/access-codes-panel';
+import { ProductsPanel } from '../products/products-panel';
+import { CustomersTable } from '../staff/components/customers-table';
+import { StaffTable } from '../staff/components/staff-table';
+
+/** SPEC §2.12 Manager mode: one screen per mode, chosen in the navbar (?mode=). */
+export function ManagerPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [search] = useSearchParams();
+  if (user?.type !== 'manager') return null;
+  const mode = currentMode('manager', search);
+  return (
+    <AuthenticatedLayout heading={t(`modes.manager.${mode}`)}>
+      <div data-testid="mode-content" data-mode={mode}>
+        {mode === 'vets' && <StaffTable type="vet" />}
+        {mode === 'managers' && <StaffTable type="manager" />}
+        {mode === 'customers' && <CustomersTable />}
+        {mode === 'products' && <ProductsPanel />}
+        {mode === 'appointments_access_codes' && <AccessCodesPanel />}
+        {(mode === 'appointments' || mode === 'vets_availability') && <Text c="dimmed">{t('home.mode_empty')}</Text>}
+      </div>
+    </AuthenticatedLayout>
+  );
+}

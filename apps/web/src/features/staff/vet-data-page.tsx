@@ -1,0 +1,195 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  Grid,
+  Group,
+  Loader,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DISCOUNT_MAX, DISCOUNT_MIN, DISCOUNT_STEP } from '@vetcall/shared/constants';
+import { vetProfileSchema, type Vet } from '@vetcall/shared/schemas/staff';
+import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
+import { ApiError } from '../../lib/api-client';
+import { authStore, useSession } from '../../lib/auth-store';
+import { confirmDialog } from '../../lib/confirm';
+import { apiErrorMessage } from '../../lib/form-errors';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useFieldProps } from '../../lib/use-field-props';
+import { updateVetProfile, useVetProfile } from './api/staff';
+import { PhotoUploadButton } from './components/photo-upload-button';
+import { UserAvatar } from './components/user-avatar';
+
+type VetValues = { name: string; email: string; phone: string; specialty: string; discount: number };
+const valuesOf = (vet: Vet): VetValues => ({
+  name: vet.name,
+  email: vet.email,
+  phone: vet.phone,
+  specialty: vet.specialty,
+  discount: vet.discount,
+});
+
+/** /vetdata (SPEC §2.11): the vet's profile, photo and discount. A failed load shows a toast and goes back. */
+export function VetDataPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const profile = useVetProfile(user?.type === 'vet' ? user.email : undefined);
+  if (user?.type !== 'vet') return null;
+  return (
+    <AuthenticatedLayout heading={t('staff.my_data')}>
+      {profile.isPending && <Loader aria-label={t('app.loading')} />}
+      {profile.isError && (
+        <Alert color="red" role="alert">
+          {apiErrorMessage(t, profile.error, 'staff.load_error')}
+        </Alert>
+      )}
+      {profile.data && <VetProfile vet={profile.data} />}
+    </AuthenticatedLayout>
+  );
+}
+
+function VetProfile({ vet }: { vet: Vet }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const form = useForm<VetValues>({
+    initialValues: valuesOf(vet),
+    validate: schemaResolver(vetProfileSchema, { sync: true }),
+  });
+  const field = useFieldProps(form);
+
+  async function save(values: VetValues) {
+    let input = values;
+    if (values.email.trim().toLowerCase() !== vet.email) {
+      const confirmed = await confirmDialog({
+        title: t('customer_data.email_change_title'),
+        message: t('staff.vet_email_change_text', { email: values.email }),
+      });
+      if (!confirmed) {
+        input = { ...values, email: vet.email };
+        form.setFieldValue('email', vet.email);
+      }
+    }
+    setSaving(true);
+    try {
+      const result = await updateVetProfile(vet.user_id, input);
+      notifySuccess(t('staff.data_edited'));
+      if (result.email_changed) {
+        notifySuccess(t('customer_data.email_changed_logout'));
+        authStore.clear();
+        queryClient.clear();
+        await navigate('/');
+        return;
+      }
+      setEditing(false);
+      await queryClient.invalidateQueries({ queryKey: ['vet-profile'] });
+    } catch (error) {
+      if (error instanceof ApiError) form.setErrors(error.fields);
+      notifyError(
+        error instanceof ApiError && error.code === 'email_in_use'
+          ? t('errors.email_in_use')
+          : apiErrorMessage(t, error, 'staff.error_updating'),
+      );
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const rows: [string, string][] = [
+    [t('staff.name'), vet.name],
+    [t('staff.email'), vet.email],
+    [t('staff.phone'), vet.phone],
+    [t('staff.specialty'), vet.specialty],
+    [t('staff.discount'), `${vet.discount} %`],
+    [t('staff.calendar'), vet.calendar_linked ? t('staff.calendar_linked') : t('staff.calendar_not_linked')],
+  ];
+  return (
+    <Stack maw={860}>
+      <Paper withBorder p="lg" radius="md">
+        <Group justify="space-between" mb="md" align="flex-start">
+          <Group>
+            <UserAvatar userId={vet.user_id} name={vet.name} size={72} />
+            <PhotoUploadButton userId={vet.user_id} />
+          </Group>
+          {!editing && (
+            <Button variant="light" onClick={() => setEditing(true)}>
+              {t('customer_data.edit')}
+            </Button>
+          )}
+        </Group>
+        <Title order={2} size="h3" mb="sm">
+          {t('customer_data.profile')}
+        </Title>
+        {editing ? (
+          <form noValidate onSubmit={form.onSubmit((values) => void save(values))}>
+            <Grid gap="md">
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput label={t('staff.name')} required {...field('name')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput label={t('staff.email')} type="email" required {...field('email')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput label={t('staff.phone')} type="tel" required {...field('phone')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <TextInput label={t('staff.specialty')} required {...field('specialty')} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, sm: 6 }}>
+                <NumberInput
+                  label={t('staff.discount')}
+                  description={t('staff.discount_hint')}
+                  min={DISCOUNT_MIN}
+                  max={DISCOUNT_MAX}
+                  step={DISCOUNT_STEP}
+                  allowDecimal={false}
+                  suffix=" %"
+                  {...field('discount')}
+                />
+              </Grid.Col>
+            </Grid>
+            <Group justify="flex-end" mt="md">
+              <Button
+                variant="default"
+                onClick={() => {
+                  form.setValues(valuesOf(vet));
+                  setEditing(false);
+                }}
+              >
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={saving}>
+                {t('common.save')}
+              </Button>
+            </Group>
+          </form>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="dl" m={0}>
+            {rows.map(([label, value]) => (
+              <div key={label}>
+                <Text component="dt" size="xs" c="dimmed" fw={600}>
+                  {label}
+                </Text>
+                <Text component="dd" m={0}>
+                  {value}
+                </Text>
+              </div>
+            ))}
+          </SimpleGrid>
+        )}
+      </Paper>
+    </Stack>
+  );
+}
