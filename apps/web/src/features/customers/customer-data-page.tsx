@@ -2,15 +2,15 @@ import { useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@vetcall/shared/schemas/customer';
 import { customerProfileSchema } from '@vetcall/shared/schemas/customer';
 import type { Pet } from '@vetcall/shared/schemas/pet';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
-import { ApiError } from '../../lib/api-client';
-import { authStore, useSession } from '../../lib/auth-store';
+import { useSession } from '../../lib/auth-store';
 import { confirmDialog } from '../../lib/confirm';
+import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '../../lib/profile-save';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -87,7 +87,7 @@ export function CustomerDataPage() {
 function CustomerData({ customer, editable }: { customer: Customer; editable: boolean }) {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const navigate = useNavigate();
+  const logoutAfterEmailChange = useLogoutAfterEmailChange();
   const queryClient = useQueryClient();
   const pets = useCustomerPets(customer.customer_id, locale);
   const [editing, setEditing] = useState(false);
@@ -150,21 +150,18 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
   async function save() {
     const validation = form.validate();
     if (validation.hasErrors) return notifyInvalidForm(t, validation.errors);
-    let values = form.getValues();
-    const newEmail = values.email.trim().toLowerCase();
-    if (newEmail !== customer.email) {
-      const confirmed = await confirmDialog({
-        title: t('customer_data.email_change_title'),
-        message: t('customer_data.email_change_text', { email: newEmail }),
-      });
-      if (!confirmed) {
-        // SPEC §5: declining restores the old email; the rest is still saved.
-        values = { ...values, email: customer.email };
-        form.setFieldValue('email', customer.email);
-      } else if (await isEmailTaken(newEmail).catch(() => false)) {
-        form.setFieldError('email', 'taken');
-        return notifyError(t('errors.email_in_use'));
-      }
+    const entered = form.getValues();
+    const values = await confirmEmailChange(
+      entered,
+      customer.email,
+      t('customer_data.email_change_text', { email: entered.email }),
+      t('customer_data.email_change_title'),
+      (email) => form.setFieldValue('email', email),
+    );
+    // SPEC §5: the email must be free; checked before anything is sent, so nothing is half-saved.
+    if (values.email.trim().toLowerCase() !== customer.email && (await isEmailTaken(values.email).catch(() => false))) {
+      form.setFieldError('email', 'taken');
+      return notifyError(t('errors.email_in_use'));
     }
 
     setSaving(true);
@@ -182,24 +179,11 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
           notifySuccess(t('pets.removed', { count: petResult.removed.length - archived }));
         if (archived) notifySuccess(t('pets.archived', { count: archived }));
       }
-      if (result.email_changed) {
-        // SPEC §4: a successful email change forces logout and a return to /.
-        notifySuccess(t('customer_data.email_changed_logout'));
-        authStore.clear();
-        queryClient.clear();
-        await navigate('/');
-        return;
-      }
+      if (await logoutAfterEmailChange(result.email_changed)) return;
       setEditing(false);
       await reload();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'email_in_use') {
-        form.setFieldError('email', 'taken');
-        notifyError(t('errors.email_in_use'));
-      } else {
-        if (error instanceof ApiError) form.setErrors(error.fields);
-        notifyError(apiErrorMessage(t, error, 'customer_data.save_error'));
-      }
+      reportSaveError(t, error, form.setErrors, 'customer_data.save_error');
     } finally {
       setSaving(false);
     }

@@ -1,16 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { managerProfileSchema, type Manager } from '@vetcall/shared/schemas/staff';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
-import { ApiError } from '../../lib/api-client';
-import { authStore, useSession } from '../../lib/auth-store';
-import { confirmDialog } from '../../lib/confirm';
+import { DataList } from '../../components/ui/data-list';
 import { apiErrorMessage } from '../../lib/form-errors';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useSession } from '../../lib/auth-store';
+import { notifySuccess } from '../../lib/notify';
+import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updateManagerProfile, useManagerProfile } from './api/staff';
 import { PhotoUploadButton } from './components/photo-upload-button';
@@ -33,7 +32,7 @@ export function ManagerDataPage() {
 
 function ManagerProfile({ manager }: { manager: Manager }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const logoutAfterEmailChange = useLogoutAfterEmailChange();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -44,37 +43,22 @@ function ManagerProfile({ manager }: { manager: Manager }) {
   const field = useFieldProps(form);
 
   async function save(values: { name: string; email: string }) {
-    let input = values;
-    if (values.email.trim().toLowerCase() !== manager.email) {
-      const confirmed = await confirmDialog({
-        title: t('customer_data.email_change_title'),
-        message: t('customer_data.email_change_text', { email: values.email }),
-      });
-      if (!confirmed) {
-        input = { ...values, email: manager.email };
-        form.setFieldValue('email', manager.email);
-      }
-    }
+    const input = await confirmEmailChange(
+      values,
+      manager.email,
+      t('customer_data.email_change_text', { email: values.email }),
+      t('customer_data.email_change_title'),
+      (email) => form.setFieldValue('email', email),
+    );
     setSaving(true);
     try {
       const result = await updateManagerProfile(manager.user_id, input);
       notifySuccess(t('staff.data_edited'));
-      if (result.email_changed) {
-        notifySuccess(t('customer_data.email_changed_logout'));
-        authStore.clear();
-        queryClient.clear();
-        await navigate('/');
-        return;
-      }
+      if (await logoutAfterEmailChange(result.email_changed)) return;
       setEditing(false);
       await queryClient.invalidateQueries({ queryKey: ['manager-profile'] });
     } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      notifyError(
-        error instanceof ApiError && error.code === 'email_in_use'
-          ? t('errors.email_in_use')
-          : apiErrorMessage(t, error, 'staff.error_updating'),
-      );
+      reportSaveError(t, error, form.setErrors, 'staff.error_updating');
     } finally {
       setSaving(false);
     }
@@ -118,21 +102,13 @@ function ManagerProfile({ manager }: { manager: Manager }) {
           </Stack>
         </form>
       ) : (
-        <SimpleGrid cols={{ base: 1, sm: 2 }} component="dl" m={0}>
-          {[
+        <DataList
+          cols={{ base: 1, sm: 2 }}
+          items={[
             [t('staff.name'), manager.name],
             [t('staff.email'), manager.email],
-          ].map(([label, value]) => (
-            <div key={label}>
-              <Text component="dt" size="xs" c="dimmed" fw={600}>
-                {label}
-              </Text>
-              <Text component="dd" m={0}>
-                {value}
-              </Text>
-            </div>
-          ))}
-        </SimpleGrid>
+          ]}
+        />
       )}
     </Paper>
   );

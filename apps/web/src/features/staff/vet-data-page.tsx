@@ -1,30 +1,16 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Grid,
-  Group,
-  Loader,
-  NumberInput,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Grid, Group, Loader, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DISCOUNT_MAX, DISCOUNT_MIN, DISCOUNT_STEP } from '@vetcall/shared/constants';
 import { vetProfileSchema, type Vet } from '@vetcall/shared/schemas/staff';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
-import { ApiError } from '../../lib/api-client';
-import { authStore, useSession } from '../../lib/auth-store';
-import { confirmDialog } from '../../lib/confirm';
+import { DataList } from '../../components/ui/data-list';
 import { apiErrorMessage } from '../../lib/form-errors';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useSession } from '../../lib/auth-store';
+import { notifySuccess } from '../../lib/notify';
+import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updateVetProfile, useVetProfile } from './api/staff';
 import { PhotoUploadButton } from './components/photo-upload-button';
@@ -60,7 +46,7 @@ export function VetDataPage() {
 
 function VetProfile({ vet }: { vet: Vet }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const logoutAfterEmailChange = useLogoutAfterEmailChange();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -71,37 +57,22 @@ function VetProfile({ vet }: { vet: Vet }) {
   const field = useFieldProps(form);
 
   async function save(values: VetValues) {
-    let input = values;
-    if (values.email.trim().toLowerCase() !== vet.email) {
-      const confirmed = await confirmDialog({
-        title: t('customer_data.email_change_title'),
-        message: t('staff.vet_email_change_text', { email: values.email }),
-      });
-      if (!confirmed) {
-        input = { ...values, email: vet.email };
-        form.setFieldValue('email', vet.email);
-      }
-    }
+    const input = await confirmEmailChange(
+      values,
+      vet.email,
+      t('staff.vet_email_change_text', { email: values.email }),
+      t('customer_data.email_change_title'),
+      (email) => form.setFieldValue('email', email),
+    );
     setSaving(true);
     try {
       const result = await updateVetProfile(vet.user_id, input);
       notifySuccess(t('staff.data_edited'));
-      if (result.email_changed) {
-        notifySuccess(t('customer_data.email_changed_logout'));
-        authStore.clear();
-        queryClient.clear();
-        await navigate('/');
-        return;
-      }
+      if (await logoutAfterEmailChange(result.email_changed)) return;
       setEditing(false);
       await queryClient.invalidateQueries({ queryKey: ['vet-profile'] });
     } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      notifyError(
-        error instanceof ApiError && error.code === 'email_in_use'
-          ? t('errors.email_in_use')
-          : apiErrorMessage(t, error, 'staff.error_updating'),
-      );
+      reportSaveError(t, error, form.setErrors, 'staff.error_updating');
     } finally {
       setSaving(false);
     }
@@ -176,18 +147,7 @@ function VetProfile({ vet }: { vet: Vet }) {
             </Group>
           </form>
         ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="dl" m={0}>
-            {rows.map(([label, value]) => (
-              <div key={label}>
-                <Text component="dt" size="xs" c="dimmed" fw={600}>
-                  {label}
-                </Text>
-                <Text component="dd" m={0}>
-                  {value}
-                </Text>
-              </div>
-            ))}
-          </SimpleGrid>
+          <DataList items={rows} />
         )}
       </Paper>
     </Stack>

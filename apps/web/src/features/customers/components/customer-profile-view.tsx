@@ -1,6 +1,6 @@
-import { SimpleGrid, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@vetcall/shared/schemas/customer';
+import { DataList } from '../../../components/ui/data-list';
 
 /** The customer's data, read-only (SPEC §4 Profile editing: read-only or editing). */
 export function CustomerProfileView({ customer }: { customer: Customer }) {
@@ -17,18 +17,5 @@ export function CustomerProfileView({ customer }: { customer: Customer }) {
     [t('customer.country'), t(`countries.${customer.country}`, { defaultValue: customer.country })],
     [t('customer.vet_center'), customer.vet_center || '—'],
   ];
-  return (
-    <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md" component="dl" m={0}>
-      {rows.map(([label, value]) => (
-        <div key={label}>
-          <Text component="dt" size="xs" c="dimmed" fw={600}>
-            {label}
-          </Text>
-          <Text component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
-            {value}
-          </Text>
-        </div>
-      ))}
-    </SimpleGrid>
-  );
+  return <DataList items={rows} cols={{ base: 1, xs: 2, md: 3 }} />;
 }

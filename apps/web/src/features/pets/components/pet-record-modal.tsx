@@ -1,7 +1,8 @@
-import { Alert, Anchor, Loader, Modal, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { JOIN_LINK_VALID_AFTER_START_MS } from '@vetcall/shared/constants';
+import { DataList } from '../../../components/ui/data-list';
 import { clientConfig } from '../../../lib/client-config';
 import { formatDateKey, formatDateTime, formatNumber } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
@@ -32,28 +33,22 @@ export function PetRecordModal({ petId, onClose }: { petId: number | undefined; 
       {record.isError && <Alert color="red">{t('pet_record.load_error')}</Alert>}
       {record.data && pet && (
         <Stack>
-          <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md" component="dl" m={0}>
-            {[
-              [t('pets.name'), pet.name],
-              [t('pets.species'), speciesLabel(t, pet.species)],
-              [t('pets.breed'), pet.breed || '—'],
-              [t('pets.gender'), t(`pets.gender_${pet.gender}`)],
-              [t('pets.birth'), formatDateKey(pet.birth, locale)],
-              [t('pets.age'), ageLabel(t, record.data.age)],
-              [t('pets.fertile_status'), fertileStatusLabel(t, pet.fertile_status, pet.gender)],
-              [t('pets.weight'), `${formatNumber(pet.weight, locale)} kg`],
-              ...(clientConfig().insurance_enabled ? [[t('pets.policy'), pet.policy ?? '—']] : []),
-            ].map(([label, value]) => (
-              <div key={label}>
-                <Text component="dt" size="xs" c="dimmed" fw={600}>
-                  {label}
-                </Text>
-                <Text component="dd" m={0}>
-                  {value}
-                </Text>
-              </div>
-            ))}
-          </SimpleGrid>
+          <DataList
+            cols={{ base: 2, sm: 3 }}
+            items={
+              [
+                [t('pets.name'), pet.name],
+                [t('pets.species'), speciesLabel(t, pet.species)],
+                [t('pets.breed'), pet.breed || '—'],
+                [t('pets.gender'), t(`pets.gender_${pet.gender}`)],
+                [t('pets.birth'), formatDateKey(pet.birth, locale)],
+                [t('pets.age'), ageLabel(t, record.data.age)],
+                [t('pets.fertile_status'), fertileStatusLabel(t, pet.fertile_status, pet.gender)],
+                [t('pets.weight'), `${formatNumber(pet.weight, locale)} kg`],
+                ...(clientConfig().insurance_enabled ? [[t('pets.policy'), pet.policy ?? '—']] : []),
+              ] as [string, string][]
+            }
+          />
           <Title order={3} size="h4" mt="md">
             {t('pet_record.history')}
           </Title>
