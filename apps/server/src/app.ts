@@ -7,6 +7,7 @@ import { breedRoutes } from './modules/breeds/breeds.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { vetRoutes } from './modules/vets/vets.routes.ts';
+import { availabilityRoutes } from './modules/availability/availability.routes.ts';
 import { petRoutes } from './modules/pets/pets.routes.ts';
 import { postalCodeRoutes } from './modules/postal-codes/postal-codes.routes.ts';
 import { photoRoutes } from './modules/photos/photos.routes.ts';
@@ -65,6 +66,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(customerRoutes, { prefix: '/api/users', context });
   await app.register(staffRoutes, { prefix: '/api/users', context });
   await app.register(vetRoutes, { prefix: '/api/vets', context });
+  await app.register(availabilityRoutes, { prefix: '/api/vets', context });
   await app.register(breedRoutes, { prefix: '/api/pets' });
   await app.register(petRoutes, { prefix: '/api/pets', context });
   await app.register(postalCodeRoutes, {

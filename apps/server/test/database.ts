@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { type Database, type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from '../src/db/client.ts';
+import { type Database, type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase, PGLITE_EXTENSIONS } from '../src/db/client.ts';
 
 /**
  * Test databases. On PGlite, a migrated data directory is made once (initdb costs seconds) and kept
@@ -34,7 +34,7 @@ async function migratedPgliteDump(): Promise<Blob> {
     const cached = await readFile(cacheFile).catch(() => undefined);
     if (cached) return new Blob([cached]);
 
-    const client = await PGlite.create();
+    const client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     await (await openDatabase({ pglite: client })).migrate();
     const dump = await client.dumpDataDir('none');
     await client.close();
@@ -78,7 +78,7 @@ interface PooledDatabase {
 const spareDatabases: PooledDatabase[] = [];
 
 async function newPgliteDatabase(): Promise<PooledDatabase> {
-  const client = await PGlite.create({ loadDataDir: await migratedPgliteDump() });
+  const client = await PGlite.create({ loadDataDir: await migratedPgliteDump(), extensions: PGLITE_EXTENSIONS });
   const handle = await openDatabase({ pglite: client });
   const pooled: PooledDatabase = {
     handle,

@@ -72,6 +72,9 @@ export const FIELD_ERROR_CODES = [
   'invalid_value',
   'passwords_mismatch',
   'taken',
+  // working intervals (SPEC §5)
+  'end_before_start',
+  'overlap',
 ] as const;
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -21,6 +22,9 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Extensions the migrations use; PGlite must load them before they can be created. */
+export const PGLITE_EXTENSIONS = { btree_gist };
+
 export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, 'migrations');
 
 /** Serialises migrations when several instances start against one PostgreSQL at once. */
@@ -33,7 +37,7 @@ export async function openDatabase(source: DatabaseSource): Promise<DatabaseHand
   if ('pglite' in source) return wrapPglite(source.pglite);
   const directory = path.join(source.dataDir, 'db');
   await mkdir(directory, { recursive: true });
-  return wrapPglite(await PGlite.create(directory));
+  return wrapPglite(await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS }));
 }
 
 function wrapPglite(client: PGlite): DatabaseHandle {

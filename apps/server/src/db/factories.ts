@@ -1,6 +1,7 @@
 import type { UserType } from '@vetcall/shared/roles';
 import type { Locale } from '@vetcall/shared/locales';
 import { hashPassword } from '../modules/auth/passwords.ts';
+import { createDefaultProfile } from '../modules/availability/availability-profiles.ts';
 import type { Database } from './client.ts';
 import { randomBytes } from 'node:crypto';
 import { appointments, customers, managers, pets, users, vets } from './schema.ts';
@@ -68,7 +69,12 @@ export async function buildCustomer(
 
 export async function buildVet(
   db: Database,
-  overrides: UserOverrides & { specialty?: string; discount?: number; accountToken?: string } = {},
+  overrides: UserOverrides & {
+    specialty?: string;
+    discount?: number;
+    accountToken?: string;
+    profile?: Parameters<typeof createDefaultProfile>[2];
+  } = {},
 ) {
   const user = await insertUser(db, 'vet', { phone: '213456789', ...overrides });
   const [vet] = await db
@@ -80,7 +86,9 @@ export async function buildVet(
       accountToken: overrides.accountToken ?? '',
     })
     .returning();
-  return { user, vet: vet! };
+  // Every vet has an availability profile, as one created by a manager does.
+  const profile = await createDefaultProfile(db, vet!.id, overrides.profile);
+  return { user, vet: vet!, profile };
 }
 
 export async function buildManager(db: Database, overrides: UserOverrides = {}) {

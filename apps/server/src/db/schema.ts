@@ -74,6 +74,8 @@ export const vets = pgTable(
     /** External calendar token (SPEC §3); empty means no calendar is linked. */
     accountToken: text('account_token').notNull().default(''),
     discount: integer('discount').notNull().default(0),
+    /** SHA-256 of the secret in the vet's private ICS subscription URL; null until one is made. */
+    icsTokenHash: text('ics_token_hash'),
   },
   (table) => [check('vets_discount_range', sql`${table.discount} between 0 and 100`)],
 );
@@ -238,5 +240,79 @@ export const accessCodes = pgTable(
   (table) => [
     uniqueIndex('access_codes_code_unique').on(table.code),
     check('access_codes_dates_ordered', sql`${table.validFrom} <= ${table.validTo}`),
+  ],
+);
+
+/** A weekly working pattern with date-specific exceptions (SPEC §3 Availability profile). */
+export interface StoredDaySchedule {
+  dayOfWeek: number;
+  workingIntervals: { start: string; end: string }[];
+}
+export interface StoredDateIntervals {
+  dateStartInclusive: string;
+  hours: { start: string; end: string }[];
+}
+
+/** A vet's availability profile (SPEC §3): what the slot engine turns into bookable slots. */
+export const availabilityProfiles = pgTable(
+  'availability_profiles',
+  {
+    id: serial('id').primaryKey(),
+    vetId: integer('vet_id')
+      .notNull()
+      .references(() => vets.id, { onDelete: 'cascade' }),
+    name: text('name').notNull().default('Video consultation'),
+    durationMinutes: integer('duration_minutes').notNull().default(30),
+    availabilityStep: integer('availability_step').notNull().default(30),
+    timeAvailableFor: text('time_available_for').notNull().default('P10W'),
+    subject: text('subject').notNull().default(''),
+    description: text('description').notNull().default('Vet appointments'),
+    location: text('location').notNull().default('Video call'),
+    /** IANA zone of the weekly pattern and date intervals (wall-clock times). */
+    timezone: text('timezone').notNull().default('Europe/Lisbon'),
+    daySchedules: jsonb('day_schedules').$type<StoredDaySchedule[]>().notNull().default([]),
+    availabilityIntervals: jsonb('availability_intervals').$type<StoredDateIntervals[]>().notNull().default([]),
+    context: text('context').notNull().default(''),
+    startConference: boolean('start_conference').notNull().default(true),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('availability_profiles_vet_idx').on(table.vetId),
+    check('availability_profiles_duration', sql`${table.durationMinutes} between 5 and 480`),
+    check('availability_profiles_step', sql`${table.availabilityStep} between 5 and 480`),
+  ],
+);
+
+/**
+ * Time taken in a vet's calendar: holds (a customer chose a slot and has 15 minutes to book it) and
+ * bookings (an appointment owns the time). The exclusion constraint of migration 0004 makes two live
+ * entries of one vet that overlap impossible, on PGlite and PostgreSQL alike.
+ */
+export const calendarEvents = pgTable(
+  'calendar_events',
+  {
+    id: serial('id').primaryKey(),
+    /** The unguessable event id the embedded scheduler posts back (SPEC §7). */
+    eventId: text('event_id').notNull(),
+    vetUserId: integer('vet_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    customerUserId: integer('customer_user_id').references(() => users.id, { onDelete: 'restrict' }),
+    profileId: integer('profile_id').references(() => availabilityProfiles.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['hold', 'booking'] }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    /** Holds only: after this instant the hold no longer counts, even before a job releases it. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Set when the time is given back (expired or abandoned hold, canceled booking). */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
+    appointmentId: integer('appointment_id').references(() => appointments.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('calendar_events_event_id_unique').on(table.eventId),
+    index('calendar_events_vet_time_idx').on(table.vetUserId, table.startsAt),
+    check('calendar_events_ordered', sql`${table.startsAt} < ${table.endsAt}`),
+    check('calendar_events_hold_expires', sql`${table.kind} <> 'hold' or ${table.expiresAt} is not null`),
   ],
 );

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { todayKey } from '@vetcall/shared/dates';
 import { BREED_CATALOG } from '../modules/breeds/breed-catalog.ts';
@@ -9,6 +10,11 @@ export const DEMO_PASSWORD = 'vetcall-demo';
 
 const DEMO_DOG_BREED = findBreedByEnglishName('Dog', 'Portuguese Water Dog');
 const DEMO_CAT_BREED = findBreedByEnglishName('Cat', 'European Shorthair');
+
+/** The demo vets start with their calendar linked (to the built-in calendar), so booking works at once. */
+function demoCalendarToken() {
+  return `builtin:${randomBytes(24).toString('base64url')}`;
+}
 
 function findBreedByEnglishName(species: 'Dog' | 'Cat', name: string) {
   const breed = BREED_CATALOG[species].find((candidate) => candidate.names.en === name);
@@ -44,6 +50,17 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       specialty: 'Small animal medicine',
       phone: '+351 213 456 789',
       locale: 'pt',
+      accountToken: demoCalendarToken(),
+      profile: {
+        timezone: 'Europe/Lisbon',
+        daySchedules: [1, 2, 3, 4, 5].map((dayOfWeek) => ({
+          dayOfWeek,
+          workingIntervals: [
+            { start: '09:00', end: '13:00' },
+            { start: '14:00', end: '18:00' },
+          ],
+        })),
+      },
     });
     await buildVet(tx, {
       email: 'vet2@vetcall.test',
@@ -52,6 +69,23 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       specialty: 'Feline medicine',
       phone: '+55 11 3456 7890',
       locale: 'pt-BR',
+      accountToken: demoCalendarToken(),
+      profile: {
+        timezone: 'America/Sao_Paulo',
+        durationMinutes: 45,
+        availabilityStep: 15,
+        daySchedules: [
+          ...[1, 3, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start: '08:00', end: '12:00' }] })),
+          ...[2, 4].map((dayOfWeek) => ({
+            dayOfWeek,
+            workingIntervals: [
+              { start: '13:00', end: '17:00' },
+              { start: '19:00', end: '21:00' },
+            ],
+          })),
+          { dayOfWeek: 6, workingIntervals: [{ start: '09:00', end: '12:00' }] },
+        ],
+      },
     });
     const { customer } = await buildCustomer(tx, {
       email: 'customer@vetcall.test',

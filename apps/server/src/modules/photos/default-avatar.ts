@@ -3,13 +3,17 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** Up to two initials (first and last word), upper-cased; '?' for a name without letters or digits. */
+/** Titles written before a name ("Dr. João Silva" is JS, not DS). */
+const HONORIFIC = /^(dr|dra|dr\.ª|prof|profa|sr|sra|mr|mrs|ms|mx)\.?$/iu;
+
+/**
+ * Up to two initials (first and last word, titles skipped), upper-cased; '?' for a name without
+ * letters or digits.
+ */
 export function initialsOf(name: string): string {
-  const words = name
-    .normalize('NFC')
-    .split(/\s+/)
-    .map((word) => word.replace(/[^\p{L}\p{N}]/gu, ''))
-    .filter(Boolean);
+  const tokens = name.normalize('NFC').split(/\s+/).filter(Boolean);
+  const named = tokens.length > 1 ? tokens.filter((token) => !HONORIFIC.test(token)) : tokens;
+  const words = (named.length > 0 ? named : tokens).map((word) => word.replace(/[^\p{L}\p{N}]/gu, '')).filter(Boolean);
   if (words.length === 0) return '?';
   const first = Array.from(words[0]!)[0]!;
   const last = words.length > 1 ? Array.from(words.at(-1)!)[0]! : '';

@@ -87,3 +87,15 @@ describe('canChangePhoto', () => {
     expect(canChangePhoto(who, target)).toBe(allowed);
   });
 });
+
+describe('initials skip titles', () => {
+  it.each([
+    ['Dr. João Silva', 'JS'],
+    ['Dra. Ana Souza', 'AS'],
+    ['Prof Maria', 'M'],
+    ['Dr.', 'D'],
+    ['Drummond de Andrade', 'DA'],
+  ])('%s → %s', (name, initials) => {
+    expect(initialsOf(name)).toBe(initials);
+  });
+});

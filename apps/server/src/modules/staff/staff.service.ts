@@ -15,6 +15,7 @@ import { appointments, customers, managers, pets, users, vets } from '../../db/s
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import { type Actor, revokeAllSessions } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { createDefaultProfile } from '../availability/availability-profiles.ts';
 import {
   canAdministerUser,
   canEditManagerProfile,
@@ -127,8 +128,13 @@ export async function createStaffUser(deps: Deps, actor: Actor, type: 'vet' | 'm
         .insert(users)
         .values({ type, name: input.name, email: input.email, phone: input.phone ?? '', passwordHash })
         .returning({ id: users.id });
-      if (type === 'vet') await tx.insert(vets).values({ userId: user!.id, specialty: input.specialty ?? '' });
-      else await tx.insert(managers).values({ userId: user!.id });
+      if (type === 'vet') {
+        const [vet] = await tx
+          .insert(vets)
+          .values({ userId: user!.id, specialty: input.specialty ?? '' })
+          .returning({ id: vets.id });
+        await createDefaultProfile(tx, vet!.id);
+      } else await tx.insert(managers).values({ userId: user!.id });
       return { user_id: user!.id };
     });
   } catch (error) {
