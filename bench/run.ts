@@ -13,6 +13,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext } from '../apps/server/src/create-context.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { DEMO_PASSWORD, seedDemoData } from '../apps/server/src/db/seed.ts';
+import { benchSlots } from './slots.bench.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -78,6 +79,16 @@ async function main() {
   });
 
   console.table(rows);
+
+  // The slot engine (pure): goals from the scheduling issue.
+  console.table(
+    (await benchSlots()).map((result) => ({
+      measure: result.name,
+      median: `${result.value.toFixed(2)} ${result.unit}`,
+      goal: `≤ ${result.goal} ${result.unit}`,
+      met: result.value <= result.goal ? 'yes' : 'NO',
+    })),
+  );
   await app.close();
   await database.close();
   await rm(dataDir, { recursive: true, force: true });

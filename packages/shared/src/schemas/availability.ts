@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_AVAILABILITY_HORIZON, DEFAULT_VET_DESCRIPTION } from '../constants.ts';
 import { isValidDateKey } from '../dates.ts';
+import { isSupportedHorizon } from '../scheduling/zoned-time.ts';
 
 /**
  * SPEC §3 Availability profile, in the booking-profile format of the calendar provider (Aurinko):
@@ -14,7 +15,8 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export const isoWeekdayOf = (day: Weekday) => WEEKDAYS.indexOf(day) + 1;
 
 const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
-export const timeOfDaySchema = z.string().regex(TIME, { error: 'invalid_format' });
+/** `abort`: a malformed time stops the order and overlap checks, which would compare it as text. */
+export const timeOfDaySchema = z.string().regex(TIME, { error: 'invalid_format', abort: true });
 
 export const workingIntervalSchema = z
   .object({ start: timeOfDaySchema, end: timeOfDaySchema })
@@ -50,6 +52,7 @@ export const availabilityProfileSchema = z.object({
   timeAvailableFor: z
     .string()
     .regex(/^P\d{1,3}[DWM]$/, { error: 'invalid_format' })
+    .refine(isSupportedHorizon, { error: 'too_big' })
     .default(DEFAULT_AVAILABILITY_HORIZON),
   subject: z.string().max(200).default(''),
   description: z.string().max(2000).default(DEFAULT_VET_DESCRIPTION),
