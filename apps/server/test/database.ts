@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { type Database, type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase, PGLITE_EXTENSIONS } from '../src/db/client.ts';
+import {
+  type Database,
+  type DatabaseHandle,
+  MIGRATIONS_FOLDER,
+  openDatabase,
+  PGLITE_EXTENSIONS,
+} from '../src/db/client.ts';
 
 /**
  * Test databases. On PGlite, a migrated data directory is made once (initdb costs seconds) and kept

@@ -12,6 +12,7 @@ import { VetDataPage } from '../features/staff/vet-data-page';
 import { PublicRoutePage } from '../features/home/public-route-page';
 import { RoleHomePage } from '../features/home/role-home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
+import { VetPage } from '../features/vet/vet-page';
 import { guardedEntry, sessionEntry, trackedEntry } from './navigation-guard';
 import { RootLayout } from './root-layout';
 
@@ -29,7 +30,7 @@ function screenFor(name: RouteName, title: string): ReactNode {
     case 'Customer':
       return <RoleHomePage type="customer" />;
     case 'Vet':
-      return <RoleHomePage type="vet" />;
+      return <VetPage />;
     case 'Management':
       return <ManagerPage />;
     case 'Registration':

@@ -1,0 +1,64 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Loader, Text } from '@mantine/core';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
+import { currentMode } from '../../app/modes';
+import { useSession } from '../../lib/auth-store';
+import { apiErrorMessage } from '../../lib/form-errors';
+import { currentLocale } from '../../lib/i18n';
+import { notifyError } from '../../lib/notify';
+import { WeeklyEditor } from '../availability/weekly-editor';
+import { useVetProfile } from '../staff/api/staff';
+
+/** The modes that need the vet's calendar (SPEC §2.11). */
+const AVAILABILITY_MODES = new Set(['availabilityconfig', 'availabilityslots']);
+
+/**
+ * SPEC §2.11 Vet mode: one screen per mode, chosen in the navbar (?mode=). The availability modes need a
+ * linked calendar; without one the vet is sent to /vetdata, where the calendar is linked.
+ */
+export function VetPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const isVet = user?.type === 'vet';
+  const vet = useVetProfile(isVet ? user.email : undefined);
+  const mode = currentMode('vet', search);
+  const needsCalendar = AVAILABILITY_MODES.has(mode);
+  const mustLinkCalendar = needsCalendar && vet.data !== undefined && !vet.data.calendar_linked;
+  const redirected = useRef(false);
+
+  useEffect(() => {
+    if (!mustLinkCalendar || redirected.current) return;
+    redirected.current = true;
+    notifyError(t('availability.calendar_not_linked'));
+    void navigate(`/vetdata?lang=${currentLocale()}&access=vet`);
+  }, [mustLinkCalendar, navigate, t]);
+
+  if (!isVet) return null;
+
+  function content() {
+    if (!needsCalendar) return <Text c="dimmed">{t('home.mode_empty')}</Text>;
+    if (vet.isPending) return <Loader aria-label={t('app.loading')} />;
+    if (vet.isError) {
+      return (
+        <Alert color="red" role="alert">
+          {apiErrorMessage(t, vet.error, 'availability.load_error')}
+        </Alert>
+      );
+    }
+    if (!vet.data.calendar_linked) return null;
+    if (mode === 'availabilityconfig') return <WeeklyEditor vetId={vet.data.vet_id} />;
+    return <Text c="dimmed">{t('home.mode_empty')}</Text>;
+  }
+
+  return (
+    <AuthenticatedLayout heading={t(`modes.vet.${mode}`)}>
+      <div data-testid="mode-content" data-mode={mode}>
+        {content()}
+      </div>
+    </AuthenticatedLayout>
+  );
+}
