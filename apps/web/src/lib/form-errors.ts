@@ -12,3 +12,15 @@ export function apiErrorMessage(t: TFunction, error: unknown, fallbackKey = 'err
   if (error instanceof ApiError) return t(`errors.${error.code}`, { defaultValue: t(fallbackKey) });
   return t(fallbackKey);
 }
+
+/** Codes that say nothing a person can act on; the action's own message is clearer for them. */
+const GENERIC_CODES = new Set(['validation_failed', 'not_found', 'internal_error']);
+
+/**
+ * The message for a failed action: the server's own reason when the person can act on it (email in
+ * use, too many requests, no connection…), otherwise the action's error of SPEC §8.
+ */
+export function actionErrorMessage(t: TFunction, error: unknown, fallbackKey: string): string {
+  if (error instanceof ApiError && !GENERIC_CODES.has(error.code)) return apiErrorMessage(t, error, fallbackKey);
+  return t(fallbackKey);
+}
