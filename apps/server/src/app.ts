@@ -8,6 +8,8 @@ import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { vetRoutes } from './modules/vets/vets.routes.ts';
 import { availabilityRoutes } from './modules/availability/availability.routes.ts';
+import { holdRoutes } from './modules/scheduling/holds.routes.ts';
+import { slotRoutes } from './modules/scheduling/slots.routes.ts';
 import { petRoutes } from './modules/pets/pets.routes.ts';
 import { postalCodeRoutes } from './modules/postal-codes/postal-codes.routes.ts';
 import { photoRoutes } from './modules/photos/photos.routes.ts';
@@ -67,6 +69,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(staffRoutes, { prefix: '/api/users', context });
   await app.register(vetRoutes, { prefix: '/api/vets', context });
   await app.register(availabilityRoutes, { prefix: '/api/vets', context });
+  await app.register(slotRoutes, { prefix: '/api/vets', context });
+  await app.register(holdRoutes, { prefix: '/api/scheduling', context });
   await app.register(breedRoutes, { prefix: '/api/pets' });
   await app.register(petRoutes, { prefix: '/api/pets', context });
   await app.register(postalCodeRoutes, {

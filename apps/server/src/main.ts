@@ -4,6 +4,7 @@ import { createContext } from './create-context.ts';
 import { openDatabase } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './db/seed.ts';
 import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
+import { startHoldReleaseJob } from './modules/scheduling/hold-release-job.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -32,6 +33,9 @@ async function main() {
     purgeExpiredCredentials(context).catch((error: unknown) => app.log.error({ err: error }, 'purge failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
+  const stopHoldRelease = startHoldReleaseJob(context, 60_000, (error: unknown) =>
+    app.log.error({ err: error }, 'hold release failed'),
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -39,6 +43,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(purge);
+    stopHoldRelease();
     await app.close();
     await context.mailer.close();
     await database.close();

@@ -28,6 +28,9 @@ export const ERROR_CODES = [
   'cannot_remove_self',
   'last_manager',
   'customers_are_view_only',
+  // scheduling (holds on slots)
+  'slot_taken',
+  'too_many_holds',
   // SPEC §8 thrown keys
   'invalid_payment_hash',
   'error_updating_appointment',

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { eventIdParam, holdInputSchema, holdSchema } from '@vetcall/shared/schemas/scheduling';
+import type { AppContext } from '../../context.ts';
+import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { createHold, releaseHold } from './holds.service.ts';
+
+/** Holds on slots (ARCHITECTURE §4 "No double booking"), under /api/scheduling: customers only. */
+export const holdRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  const security = [{ bearer: [] }];
+  const customersOnly = requireAuth(context, 'customer');
+
+  app.post(
+    '/holds',
+    {
+      onRequest: customersOnly,
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Hold a free slot for 15 minutes (at most 3 live holds per customer)',
+        description: '409 slot_taken when the time is no longer free; 400 when `start` is not a slot of the profile.',
+        security,
+        body: holdInputSchema,
+        response: { 201: holdSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createHold(context, actorOf(request), request.body)),
+  );
+
+  app.delete(
+    '/holds/:event_id',
+    {
+      onRequest: customersOnly,
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Give back one of one’s own live holds',
+        security,
+        params: z.object({ event_id: eventIdParam }),
+        response: { 204: z.null().describe('Released') },
+      },
+    },
+    async (request, reply) => {
+      await releaseHold(context, actorOf(request), request.params.event_id);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParam } from '@vetcall/shared/schemas/fields';
+import {
+  compactDateParam,
+  freeSlotSchema,
+  slotsQuerySchema,
+  vetAvailabilitySchema,
+  vetUserIdsSchema,
+  withAvailabilityQuerySchema,
+} from '@vetcall/shared/schemas/scheduling';
+import type { AppContext } from '../../context.ts';
+import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { listAllAvailabilities, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
+
+/** SPEC §7 Vets and availability: free slots, vets available on a date, every vet's availability (/api/vets). */
+export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  const security = [{ bearer: [] }];
+
+  app.get(
+    '/withavailability/:date',
+    {
+      onRequest: requireAuth(context),
+      schema: {
+        tags: ['scheduling'],
+        summary: 'User ids of the active vets with a free slot on a date (YYYYMMDD) as `tz` shows it',
+        description: '`tz` is the customer’s IANA zone; without it each vet’s own zone decides the date.',
+        security,
+        params: z.object({ date: compactDateParam }),
+        querystring: withAvailabilityQuerySchema,
+        response: { 200: vetUserIdsSchema },
+      },
+    },
+    async (request) => listVetsWithAvailability(context, actorOf(request), request.params.date, request.query.tz),
+  );
+
+  app.get(
+    '/all_availabilities',
+    {
+      onRequest: requireAuth(context, 'manager'),
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Every active vet with the availability configuration of their first profile (managers)',
+        security,
+        response: { 200: z.array(vetAvailabilitySchema) },
+      },
+    },
+    async (request) => listAllAvailabilities(context, actorOf(request)),
+  );
+
+  app.get(
+    '/:vet_id/slots',
+    {
+      onRequest: requireAuth(context),
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Free slots of a vet on the dates from..to (at most 62) as `tz` shows them',
+        description:
+          'Instants are UTC; `date` and `local_start` are in `tz` (default: the profile’s zone). ' +
+          '`profile_id` defaults to the vet’s first profile.',
+        security,
+        params: z.object({ vet_id: idParam }),
+        querystring: slotsQuerySchema,
+        response: { 200: z.array(freeSlotSchema) },
+      },
+    },
+    async (request) => listVetSlots(context, actorOf(request), request.params.vet_id, request.query),
+  );
+};

@@ -1,0 +1,187 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { FreeSlotDto, VetAvailability } from '@vetcall/shared/schemas/scheduling';
+import {
+  type AvailabilityProfile as EngineProfile,
+  findFreeSlots,
+  hasFreeSlotOnViewerDate,
+} from '@vetcall/shared/scheduling/slots';
+import {
+  addDaysToDateKey,
+  dateKeyToDayNumber,
+  instantToZonedParts,
+  MAX_HORIZON_DAYS,
+  zonedWallTimeToInstant,
+} from '@vetcall/shared/scheduling/zoned-time';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { availabilityProfiles, users, vets } from '../../db/schema.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import type { Actor } from '../auth/auth.service.ts';
+import { findProfile, listProfiles, toApiProfile } from '../availability/availability-profiles.ts';
+import { busyRangesOf, busyRangesOfVet } from './busy-ranges.ts';
+import { canReadSlots, canViewAllAvailabilities } from './scheduling.policy.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock'>;
+type ProfileRow = typeof availabilityProfiles.$inferSelect;
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+/** The longest consultation a profile allows (schema and check constraint): busy windows reach this far. */
+const MAX_DURATION_MS = 480 * MINUTE_MS;
+/** More than any zone's distance from UTC: a date somewhere on Earth lies within this of that date in UTC. */
+const ZONE_MARGIN_MS = 15 * 60 * MINUTE_MS;
+
+/** A stored profile as the slot engine reads it (stored weekdays are ISO numbers, which it accepts). */
+export function engineProfile(row: ProfileRow): EngineProfile {
+  return {
+    durationMinutes: row.durationMinutes,
+    availabilityStep: row.availabilityStep,
+    timeAvailableFor: row.timeAvailableFor,
+    workHours: { timezone: row.timezone, daySchedules: row.daySchedules },
+    availabilityIntervals: { intervals: row.availabilityIntervals },
+  };
+}
+
+/** An active vet by vet id (not user id), with the user id calendar entries use. */
+export async function findActiveVet(db: Database, vetId: number) {
+  const [row] = await db
+    .select({ vetId: vets.id, userId: vets.userId, name: users.name })
+    .from(vets)
+    .innerJoin(users, eq(users.id, vets.userId))
+    .where(and(eq(vets.id, vetId), eq(users.active, true), eq(users.type, 'vet')))
+    .limit(1);
+  return row;
+}
+
+/** Every active vet with their first profile (lowest id; null if none), in vet id order: one query. */
+async function activeVetsWithFirstProfile(db: Database) {
+  return db
+    .selectDistinctOn([vets.id], {
+      vetId: vets.id,
+      userId: vets.userId,
+      name: users.name,
+      profile: availabilityProfiles,
+    })
+    .from(vets)
+    .innerJoin(users, eq(users.id, vets.userId))
+    .leftJoin(availabilityProfiles, eq(availabilityProfiles.vetId, vets.id))
+    .where(and(eq(users.active, true), eq(users.type, 'vet')))
+    .orderBy(asc(vets.id), asc(availabilityProfiles.id));
+}
+
+/** Whether a date (day number) can hold a free slot at all: not long past, not beyond any horizon. */
+function withinReach(day: number, now: Date): boolean {
+  const today = Math.floor(now.getTime() / DAY_MS);
+  return day >= today - 1 && day <= today + MAX_HORIZON_DAYS + 1;
+}
+
+/**
+ * GET /api/vets/{vet_id}/slots: the free slots of one of the vet's profiles (default: the first) whose
+ * start falls on the dates from..to as `tz` shows them (default: the profile's zone), labelled in `tz`.
+ */
+export async function listVetSlots(
+  deps: Deps,
+  actor: Actor,
+  vetId: number,
+  query: { from: string; to: string; tz?: string; profile_id?: number },
+): Promise<FreeSlotDto[]> {
+  if (!canReadSlots(actor)) throw forbidden();
+  const vet = await findActiveVet(deps.db, vetId);
+  if (!vet) throw notFound();
+  const profile =
+    query.profile_id === undefined
+      ? (await listProfiles(deps.db, vetId))[0]
+      : await findProfile(deps.db, vetId, query.profile_id);
+  if (!profile) throw notFound();
+
+  const now = deps.clock.now();
+  const tz = query.tz ?? profile.timezone;
+  const fromDay = dateKeyToDayNumber(query.from);
+  const toDay = dateKeyToDayNumber(query.to);
+  // Dates long past or beyond any horizon have no slots (and stay clear of the calendar's ends).
+  if (!withinReach(toDay, now) && !withinReach(fromDay, now)) return [];
+
+  const windowStart = zonedWallTimeToInstant(query.from, '00:00', tz);
+  const windowEnd = zonedWallTimeToInstant(addDaysToDateKey(query.to, 1), '00:00', tz);
+  if (windowEnd <= now) return [];
+  const busy = await busyRangesOfVet(deps.db, vet.userId, now, {
+    from: windowStart,
+    to: new Date(windowEnd.getTime() + profile.durationMinutes * MINUTE_MS),
+  });
+  // Slots of a vet date start on that date, except where a DST gap moves an interval's end past midnight:
+  // one vet date before the window covers that.
+  const vetFrom = addDaysToDateKey(instantToZonedParts(windowStart, profile.timezone).dateKey, -1);
+  const vetTo = instantToZonedParts(new Date(windowEnd.getTime() - 1), profile.timezone).dateKey;
+  return findFreeSlots(engineProfile(profile), { now, busy, from: vetFrom, to: vetTo })
+    .filter((slot) => slot.start >= windowStart && slot.start < windowEnd)
+    .map((slot) => {
+      const local = instantToZonedParts(slot.start, tz);
+      return {
+        start: slot.start.toISOString(),
+        end: slot.end.toISOString(),
+        date: local.dateKey,
+        local_start: local.time,
+      };
+    });
+}
+
+/**
+ * GET /api/vets/withavailability/{yyyymmdd}: user ids of the active vets with at least one free slot
+ * starting on that date as `tz` shows it (default: each vet's own zone). Two queries whatever the number
+ * of vets: first profiles, then the busy ranges of all of them in the window of that date.
+ */
+export async function listVetsWithAvailability(
+  deps: Deps,
+  actor: Actor,
+  dateKey: string,
+  tz: string | undefined,
+): Promise<number[]> {
+  if (!canReadSlots(actor)) throw forbidden();
+  const now = deps.clock.now();
+  const day = dateKeyToDayNumber(dateKey);
+  if (!withinReach(day, now)) return [];
+
+  const candidates = (await activeVetsWithFirstProfile(deps.db)).flatMap((row) =>
+    row.profile ? [{ userId: row.userId, profile: row.profile }] : [],
+  );
+  if (candidates.length === 0) return [];
+  const window =
+    tz === undefined
+      ? { from: new Date(day * DAY_MS - ZONE_MARGIN_MS), to: new Date((day + 1) * DAY_MS + ZONE_MARGIN_MS) }
+      : {
+          from: zonedWallTimeToInstant(dateKey, '00:00', tz),
+          to: zonedWallTimeToInstant(addDaysToDateKey(dateKey, 1), '00:00', tz),
+        };
+  const busy = await busyRangesOf(
+    deps.db,
+    candidates.map((candidate) => candidate.userId),
+    now,
+    { from: window.from, to: new Date(window.to.getTime() + MAX_DURATION_MS) },
+  );
+  return candidates
+    .filter((candidate) => {
+      try {
+        return hasFreeSlotOnViewerDate(engineProfile(candidate.profile), dateKey, tz ?? candidate.profile.timezone, {
+          now,
+          busy: busy.get(candidate.userId) ?? [],
+        });
+      } catch (error) {
+        // A profile the engine cannot read (it passed no schema) makes its vet unavailable, not the list fail.
+        if (error instanceof RangeError) return false;
+        throw error;
+      }
+    })
+    .map((candidate) => candidate.userId)
+    .sort((a, b) => a - b);
+}
+
+/** GET /api/vets/all_availabilities (managers): every active vet and their first profile. */
+export async function listAllAvailabilities(deps: Deps, actor: Actor): Promise<VetAvailability[]> {
+  if (!canViewAllAvailabilities(actor)) throw forbidden();
+  return (await activeVetsWithFirstProfile(deps.db)).map((row) => ({
+    vet_id: row.vetId,
+    user_id: row.userId,
+    name: row.name,
+    availability_config: row.profile ? toApiProfile(row.profile) : null,
+  }));
+}
