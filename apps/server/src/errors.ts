@@ -39,3 +39,6 @@ export class AppError extends Error {
 export const unauthorized = () => new AppError('unauthorized', 401);
 export const forbidden = () => new AppError('forbidden', 403);
 export const notFound = () => new AppError('not_found', 404);
+
+/** The email belongs to someone else (SPEC §5: 'email in use'). */
+export const emailInUse = () => new AppError('email_in_use', 409, { fields: { email: 'taken' } });

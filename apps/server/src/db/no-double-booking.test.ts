@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
 import { buildCustomer, buildVet } from './factories.ts';
 import { calendarEvents } from './schema.ts';
+import { sqlState as sqlStateOf } from './sql-state.ts';
 
 /** The exclusion constraint of migration 0004, on whichever database the suite runs. */
 describe('no double booking (calendar_events_no_overlap)', () => {
@@ -36,15 +37,12 @@ describe('no double booking (calendar_events_no_overlap)', () => {
     ...overrides,
   });
 
-  /** The SQLSTATE of a failed statement (drizzle wraps the driver's error). */
+  /** The SQLSTATE a statement fails with, or undefined when it succeeds. */
   async function sqlState(work: Promise<unknown>): Promise<string | undefined> {
-    try {
-      await work;
-      return undefined;
-    } catch (error) {
-      const withCode = error as { code?: string; cause?: { code?: string } };
-      return withCode.cause?.code ?? withCode.code;
-    }
+    return work.then(
+      () => undefined,
+      (error: unknown) => sqlStateOf(error),
+    );
   }
 
   it('refuses a live entry that overlaps another of the same vet', async () => {

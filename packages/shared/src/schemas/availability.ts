@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_AVAILABILITY_HORIZON, DEFAULT_VET_DESCRIPTION } from '../constants.ts';
 import { isValidDateKey } from '../dates.ts';
-import { isSupportedHorizon } from '../scheduling/zoned-time.ts';
+import { isSupportedHorizon, isValidTimeZone } from '../scheduling/zoned-time.ts';
 
 /**
  * SPEC §3 Availability profile, in the booking-profile format of the calendar provider (Aurinko):
@@ -33,15 +33,6 @@ const dayIntervalsSchema = z
     },
     { error: 'overlap' },
   );
-
-function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const availabilityProfileSchema = z.object({
   id: z.number().int(),

@@ -8,6 +8,7 @@ import { AppError, forbidden, notFound } from '../../errors.ts';
 import { assertAllowed } from '../../plugins/rate-limiter.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { canManageAccessCodes, canValidateAccessCode } from './access-codes.policy.ts';
+import { isUniqueViolation } from '../../db/sql-state.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Checking codes is limited so that they cannot be guessed: per IP and per user. */
@@ -19,14 +20,6 @@ export const ACCESS_CODE_RATE_LIMITS = {
 type AccessCodeRow = typeof accessCodes.$inferSelect;
 
 const accessCodeExists = () => new AppError('access_code_exists', 409, { fields: { code: 'taken' } });
-
-/** PostgreSQL's unique_violation: a concurrent request took the code between check and insert. */
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
-  return code === '23505';
-}
 
 function toAccessCode(row: AccessCodeRow): AccessCode {
   return {

@@ -3,12 +3,13 @@ import type { Customer, CustomerProfileInput, CustomerRegistrationInput } from '
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { customers, users } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../errors.ts';
+import { emailInUse, forbidden, notFound } from '../../errors.ts';
 import { assertAllowed } from '../../plugins/rate-limiter.ts';
 import { type Actor, revokeAllSessions } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { vetHasAppointmentWithCustomer } from './customer-relations.ts';
 import { canEditCustomer, canViewCustomer } from './customers.policy.ts';
+import { isUniqueViolation } from '../../db/sql-state.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Unauthenticated endpoints that reveal whether an email exists are slowed to stop harvesting. */
@@ -18,16 +19,6 @@ export const CUSTOMER_RATE_LIMITS = {
 } as const;
 
 type Normalized<T> = T & { email: string };
-
-const emailInUse = () => new AppError('email_in_use', 409, { fields: { email: 'taken' } });
-
-/** PostgreSQL's unique_violation: a concurrent request took the email between check and insert. */
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
-  return code === '23505';
-}
 
 async function isEmailTaken(db: Database, email: string, exceptUserId?: number) {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);

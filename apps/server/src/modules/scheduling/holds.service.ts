@@ -12,6 +12,7 @@ import { findProfile } from '../availability/availability-profiles.ts';
 import { busyRangesOfVet, occupiesVet } from './busy-ranges.ts';
 import { canHoldSlot, canReleaseHold } from './scheduling.policy.ts';
 import { engineProfile, findActiveVet } from './slots.service.ts';
+import { isExclusionViolation } from '../../db/sql-state.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'limiter'>;
 
@@ -31,16 +32,6 @@ const notASlot = () =>
     message: 'The start is not a slot of this profile.',
     fields: { start: 'invalid_value' },
   });
-
-/** The SQLSTATE of a failed statement (drizzle wraps the driver's error in `cause`). */
-function sqlState(error: unknown): string | undefined {
-  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = withCode?.cause?.code ?? withCode?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** PostgreSQL's exclusion_violation: calendar_events_no_overlap refused an overlapping live entry. */
-const EXCLUSION_VIOLATION = '23P01';
 
 /**
  * POST /api/scheduling/holds: the customer holds one free slot of a vet's profile for HOLD_MINUTES.
@@ -114,7 +105,7 @@ export async function createHold(
       });
     });
   } catch (error) {
-    if (sqlState(error) === EXCLUSION_VIOLATION) throw slotTaken();
+    if (isExclusionViolation(error)) throw slotTaken();
     throw error;
   }
   return {

@@ -12,7 +12,7 @@ import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments, customers, managers, pets, users, vets } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../errors.ts';
+import { AppError, emailInUse, forbidden, notFound } from '../../errors.ts';
 import { type Actor, revokeAllSessions } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { createDefaultProfile } from '../availability/availability-profiles.ts';
@@ -24,16 +24,11 @@ import {
   canListUsers,
   canViewVetProfile,
 } from './staff.policy.ts';
+import { isUniqueViolation } from '../../db/sql-state.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 
-const emailInUse = () => new AppError('email_in_use', 409, { fields: { email: 'taken' } });
 const MAX_LIST = 5000;
-
-function isUniqueViolation(error: unknown): boolean {
-  const withCode = error as { code?: string; cause?: { code?: string } };
-  return (withCode.code ?? withCode.cause?.code) === '23505';
-}
 
 async function findUser(db: Database, userId: number) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
