@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
@@ -55,4 +55,47 @@ export function reportSaveError(
   const emailTaken = error instanceof ApiError && error.code === 'email_in_use';
   if (emailTaken) setErrors({ email: 'taken' });
   notifyError(emailTaken ? t('errors.email_in_use') : apiErrorMessage(t, error, fallbackKey));
+}
+
+/**
+ * The save of an own-profile screen: confirm an email change, send, toast, log out when the email
+ * changed, otherwise leave editing and reload. Answers `save` and whether it is running.
+ */
+export function useProfileSave<Values extends { email: string }>(options: {
+  currentEmail: string;
+  emailChangeMessage: (email: string) => string;
+  update: (values: Values) => Promise<{ email_changed: boolean }>;
+  queryKey: readonly unknown[];
+  setEmail: (email: string) => void;
+  setErrors: (errors: Record<string, string>) => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const logoutAfterEmailChange = useLogoutAfterEmailChange();
+  const [saving, setSaving] = useState(false);
+
+  async function save(values: Values) {
+    const input = await confirmEmailChange(
+      values,
+      options.currentEmail,
+      options.emailChangeMessage(values.email),
+      t('customer_data.email_change_title'),
+      options.setEmail,
+    );
+    setSaving(true);
+    try {
+      const result = await options.update(input);
+      notifySuccess(t('staff.data_edited'));
+      if (await logoutAfterEmailChange(result.email_changed)) return;
+      options.onSaved();
+      await queryClient.invalidateQueries({ queryKey: options.queryKey });
+    } catch (error) {
+      reportSaveError(t, error, options.setErrors, 'staff.error_updating');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return { save, saving };
 }

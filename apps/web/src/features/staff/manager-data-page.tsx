@@ -1,15 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { managerProfileSchema, type Manager } from '@vetcall/shared/schemas/staff';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { DataList } from '../../components/ui/data-list';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { useSession } from '../../lib/auth-store';
-import { notifySuccess } from '../../lib/notify';
-import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '../../lib/profile-save';
+import { useProfileSave } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updateManagerProfile, useManagerProfile } from './api/staff';
 import { PhotoUploadButton } from './components/photo-upload-button';
@@ -32,37 +30,22 @@ export function ManagerDataPage() {
 
 function ManagerProfile({ manager }: { manager: Manager }) {
   const { t } = useTranslation();
-  const logoutAfterEmailChange = useLogoutAfterEmailChange();
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [saving, setSaving] = useState(false);
   const form = useForm({
     initialValues: { name: manager.name, email: manager.email },
     validate: schemaResolver(managerProfileSchema, { sync: true }),
   });
   const field = useFieldProps(form);
 
-  async function save(values: { name: string; email: string }) {
-    const input = await confirmEmailChange(
-      values,
-      manager.email,
-      t('customer_data.email_change_text', { email: values.email }),
-      t('customer_data.email_change_title'),
-      (email) => form.setFieldValue('email', email),
-    );
-    setSaving(true);
-    try {
-      const result = await updateManagerProfile(manager.user_id, input);
-      notifySuccess(t('staff.data_edited'));
-      if (await logoutAfterEmailChange(result.email_changed)) return;
-      setEditing(false);
-      await queryClient.invalidateQueries({ queryKey: ['manager-profile'] });
-    } catch (error) {
-      reportSaveError(t, error, form.setErrors, 'staff.error_updating');
-    } finally {
-      setSaving(false);
-    }
-  }
+  const { save, saving } = useProfileSave({
+    currentEmail: manager.email,
+    emailChangeMessage: (email) => t('customer_data.email_change_text', { email }),
+    update: (input: Parameters<typeof updateManagerProfile>[1]) => updateManagerProfile(manager.user_id, input),
+    queryKey: ['manager-profile'],
+    setEmail: (email) => form.setFieldValue('email', email),
+    setErrors: form.setErrors,
+    onSaved: () => setEditing(false),
+  });
 
   return (
     <Paper withBorder p="lg" radius="md" maw={720}>

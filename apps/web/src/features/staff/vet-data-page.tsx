@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Grid, Group, Loader, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DISCOUNT_MAX, DISCOUNT_MIN, DISCOUNT_STEP } from '@vetcall/shared/constants';
 import { vetProfileSchema, type Vet } from '@vetcall/shared/schemas/staff';
@@ -9,8 +8,7 @@ import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { DataList } from '../../components/ui/data-list';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { useSession } from '../../lib/auth-store';
-import { notifySuccess } from '../../lib/notify';
-import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '../../lib/profile-save';
+import { useProfileSave } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updateVetProfile, useVetProfile } from './api/staff';
 import { PhotoUploadButton } from './components/photo-upload-button';
@@ -46,37 +44,22 @@ export function VetDataPage() {
 
 function VetProfile({ vet }: { vet: Vet }) {
   const { t } = useTranslation();
-  const logoutAfterEmailChange = useLogoutAfterEmailChange();
-  const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [saving, setSaving] = useState(false);
   const form = useForm<VetValues>({
     initialValues: valuesOf(vet),
     validate: schemaResolver(vetProfileSchema, { sync: true }),
   });
   const field = useFieldProps(form);
 
-  async function save(values: VetValues) {
-    const input = await confirmEmailChange(
-      values,
-      vet.email,
-      t('staff.vet_email_change_text', { email: values.email }),
-      t('customer_data.email_change_title'),
-      (email) => form.setFieldValue('email', email),
-    );
-    setSaving(true);
-    try {
-      const result = await updateVetProfile(vet.user_id, input);
-      notifySuccess(t('staff.data_edited'));
-      if (await logoutAfterEmailChange(result.email_changed)) return;
-      setEditing(false);
-      await queryClient.invalidateQueries({ queryKey: ['vet-profile'] });
-    } catch (error) {
-      reportSaveError(t, error, form.setErrors, 'staff.error_updating');
-    } finally {
-      setSaving(false);
-    }
-  }
+  const { save, saving } = useProfileSave({
+    currentEmail: vet.email,
+    emailChangeMessage: (email) => t('staff.vet_email_change_text', { email }),
+    update: (input: Parameters<typeof updateVetProfile>[1]) => updateVetProfile(vet.user_id, input),
+    queryKey: ['vet-profile'],
+    setEmail: (email) => form.setFieldValue('email', email),
+    setErrors: form.setErrors,
+    onSaved: () => setEditing(false),
+  });
 
   const rows: [string, string][] = [
     [t('staff.name'), vet.name],
