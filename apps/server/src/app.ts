@@ -8,6 +8,7 @@ import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { vetRoutes } from './modules/vets/vets.routes.ts';
 import { availabilityRoutes } from './modules/availability/availability.routes.ts';
+import { calendarLinkRoutes } from './modules/calendar-link/calendar-link.routes.ts';
 import { holdRoutes } from './modules/scheduling/holds.routes.ts';
 import { slotRoutes } from './modules/scheduling/slots.routes.ts';
 import { petRoutes } from './modules/pets/pets.routes.ts';
@@ -16,6 +17,7 @@ import { photoRoutes } from './modules/photos/photos.routes.ts';
 import { exportRoutes } from './modules/exports/exports.routes.ts';
 import { productRoutes } from './modules/products/products.routes.ts';
 import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts';
+import { calendarFeedRoutes, icsFeedRoutes } from './modules/ics-feed/ics-feed.routes.ts';
 import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
@@ -26,19 +28,31 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
-/** Request logs carry the path only: query strings can hold reset tokens and must not reach logs. */
+/** Paths whose rest is a secret: the token of a vet's calendar feed URL, /api/calendar/feed/{token}.ics. */
+const SECRET_PATH_PREFIX = /^.*?\/api\/+calendar\/+feed\//i;
+
+/**
+ * What a request log line says about the request: the path only, as query strings can hold reset
+ * tokens, and with the secret of a feed URL redacted. The router decodes %XX before matching, so the
+ * path is matched decoded too ('/api/%63alendar/feed/…' reaches the feed).
+ */
+export function requestLogFields(request: { method: string; url: string; ip?: string }) {
+  const path = request.url.split('?')[0] ?? '';
+  const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const secretPrefix = SECRET_PATH_PREFIX.exec(decoded);
+  return {
+    method: request.method,
+    url: secretPrefix ? `${secretPrefix[0]}[redacted]` : path,
+    remoteAddress: request.ip,
+  };
+}
+
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    serializers: {
-      req: (request: { method: string; url: string; ip?: string }) => ({
-        method: request.method,
-        url: request.url.split('?')[0],
-        remoteAddress: request.ip,
-      }),
-    },
+    serializers: { req: requestLogFields },
   };
 }
 
@@ -69,6 +83,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(staffRoutes, { prefix: '/api/users', context });
   await app.register(vetRoutes, { prefix: '/api/vets', context });
   await app.register(availabilityRoutes, { prefix: '/api/vets', context });
+  await app.register(calendarLinkRoutes, { prefix: '/api/vets', context });
   await app.register(slotRoutes, { prefix: '/api/vets', context });
   await app.register(holdRoutes, { prefix: '/api/scheduling', context });
   await app.register(breedRoutes, { prefix: '/api/pets' });
@@ -82,6 +97,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(exportRoutes, { prefix: '/api/exports', context });
   await app.register(productRoutes, { prefix: '/api/products', context });
   await app.register(accessCodeRoutes, { prefix: '/api/appointmentsaccesscodes', context });
+  await app.register(icsFeedRoutes, { prefix: '/api/vets', context });
+  await app.register(calendarFeedRoutes, { prefix: '/api/calendar', context });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

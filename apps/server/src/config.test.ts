@@ -88,6 +88,51 @@ describe('loadConfig', () => {
     expect(error.message).toContain(name);
   });
 
+  it('links calendars to the built-in calendar unless told otherwise', () => {
+    expect(loadConfig({}).calendar).toStrictEqual({
+      provider: 'builtin',
+      aurinkoUrl: 'https://api.aurinko.io',
+      clientId: undefined,
+      serviceType: 'Google',
+    });
+  });
+
+  it('reads the Aurinko settings', () => {
+    const config = loadConfig({
+      CALENDAR_PROVIDER: 'aurinko',
+      AURINKO_URL: 'http://127.0.0.1:9999',
+      AURINKO_CLIENT_ID: 'client-123',
+      AURINKO_SERVICE_TYPE: 'Office365',
+    });
+    expect(config.calendar).toStrictEqual({
+      provider: 'aurinko',
+      aurinkoUrl: 'http://127.0.0.1:9999',
+      clientId: 'client-123',
+      serviceType: 'Office365',
+    });
+  });
+
+  it('requires AURINKO_CLIENT_ID when the calendar provider is aurinko', () => {
+    const environments: Record<string, string>[] = [
+      { CALENDAR_PROVIDER: 'aurinko' },
+      { CALENDAR_PROVIDER: 'aurinko', AURINKO_CLIENT_ID: '' },
+    ];
+    for (const env of environments) {
+      const error = configError(env);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toContain('AURINKO_CLIENT_ID');
+    }
+  });
+
+  it.each([
+    ['CALENDAR_PROVIDER', 'google'],
+    ['AURINKO_URL', 'not a url'],
+    ['AURINKO_URL', 'https://api.aurinko.io/'],
+  ])('throws a ConfigError naming %s for %j', (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.message).toContain(name);
+  });
+
   it('names every invalid variable at once', () => {
     const error = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x' });
     expect(error.message).toContain('PORT');

@@ -34,6 +34,10 @@ const environmentSchema = z.object({
   CTT_API_KEY: z.string().min(1).optional(),
   POSTAL_US_URL: urlFromEnv.default('https://api.zippopotam.us'),
   POSTAL_BR_URL: urlFromEnv.default('https://viacep.com.br'),
+  CALENDAR_PROVIDER: z.enum(['builtin', 'aurinko']).default('builtin'),
+  AURINKO_URL: urlFromEnv.default('https://api.aurinko.io'),
+  AURINKO_CLIENT_ID: z.string().min(1).optional(),
+  AURINKO_SERVICE_TYPE: z.string().min(1).default('Google'),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -68,6 +72,16 @@ export interface Config {
     unitedStatesUrl: string;
     brazilUrl: string;
   };
+  /** External calendar linking (SPEC §2.9, §7): the built-in calendar, or Aurinko in front of Google etc. */
+  calendar: {
+    provider: 'builtin' | 'aurinko';
+    /** Aurinko's API origin, without a trailing slash. */
+    aurinkoUrl: string;
+    /** Aurinko application client id; always set when the provider is aurinko. */
+    clientId: string | undefined;
+    /** The calendar service Aurinko authorises (Google, Office365, …). */
+    serviceType: string;
+  };
   webDistDir: string;
 }
 
@@ -86,6 +100,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const values = parsed.data;
+  if (values.CALENDAR_PROVIDER === 'aurinko' && !values.AURINKO_CLIENT_ID) {
+    throw new ConfigError('Invalid configuration:\n  AURINKO_CLIENT_ID: required when CALENDAR_PROVIDER is aurinko');
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     nodeEnv: values.NODE_ENV,
@@ -112,6 +129,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cttApiKey: values.CTT_API_KEY,
       unitedStatesUrl: values.POSTAL_US_URL,
       brazilUrl: values.POSTAL_BR_URL,
+    },
+    calendar: {
+      provider: values.CALENDAR_PROVIDER,
+      aurinkoUrl: values.AURINKO_URL,
+      clientId: values.AURINKO_CLIENT_ID,
+      serviceType: values.AURINKO_SERVICE_TYPE,
     },
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
   };

@@ -31,6 +31,10 @@ export const ERROR_CODES = [
   // scheduling (holds on slots)
   'slot_taken',
   'too_many_holds',
+  // calendar linking (SPEC §2.9, §7)
+  'calendar_token_invalid',
+  'calendar_provider_unavailable',
+  'builtin_calendar_disabled',
   // SPEC §8 thrown keys
   'invalid_payment_hash',
   'error_updating_appointment',

@@ -316,3 +316,26 @@ export const calendarEvents = pgTable(
     check('calendar_events_hold_expires', sql`${table.kind} <> 'hold' or ${table.expiresAt} is not null`),
   ],
 );
+
+/**
+ * One-time grants of the built-in calendar (CALENDAR_PROVIDER=builtin): the authorisation page asks for
+ * one, hands it to /auth/callback as the account token, and PUT /api/vets/token consumes it. Only a
+ * SHA-256 of the token is stored; a grant is good for 10 minutes and once.
+ */
+export const calendarGrants = pgTable(
+  'calendar_grants',
+  {
+    id: serial('id').primaryKey(),
+    vetUserId: integer('vet_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('calendar_grants_token_hash_unique').on(table.tokenHash),
+    index('calendar_grants_vet_idx').on(table.vetUserId),
+  ],
+);

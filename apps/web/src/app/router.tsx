@@ -12,6 +12,9 @@ import { VetDataPage } from '../features/staff/vet-data-page';
 import { PublicRoutePage } from '../features/home/public-route-page';
 import { RoleHomePage } from '../features/home/role-home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
+import { AuthCallbackPage } from '../features/calendar/auth-callback-page';
+import { BuiltinAuthorizePage } from '../features/calendar/builtin-authorize-page';
+import { EmbedSchedulerPage } from '../features/scheduler/embed-scheduler-page';
 import { VetPage } from '../features/vet/vet-page';
 import { guardedEntry, sessionEntry, trackedEntry } from './navigation-guard';
 import { RootLayout } from './root-layout';
@@ -41,6 +44,8 @@ function screenFor(name: RouteName, title: string): ReactNode {
       return <VetDataPage />;
     case 'ManagerData':
       return <ManagerDataPage />;
+    case 'AuthCallback':
+      return <AuthCallbackPage />;
     default:
       return <PublicRoutePage title={title} />;
   }
@@ -58,6 +63,10 @@ export const routes: RouteObject[] = [
         handle: { title: route.title, name: route.name },
         element: screenFor(route.name, route.title),
       })),
+      // Pages beyond the route table of SPEC §2.1: the embedded scheduler (SPEC §7) lives in an iframe.
+      { path: '/embed/scheduler', element: <EmbedSchedulerPage /> },
+      // The built-in calendar's consent screen (CALENDAR_PROVIDER=builtin), where Aurinko's would be.
+      { path: '/calendar/authorize', loader: trackedEntry('CalendarAuthorize'), element: <BuiltinAuthorizePage /> },
       { path: '*', loader: trackedEntry('NotFound'), element: <NotFoundPage /> },
     ],
   },

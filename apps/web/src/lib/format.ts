@@ -2,9 +2,15 @@ import type { Locale } from '@vetcall/shared/locales';
 
 /** An instant in the viewer's time zone, with the zone named (ARCHITECTURE §4 Time). */
 export function formatDateTime(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(
-    new Date(iso),
-  );
+  // dateStyle and timeStyle cannot be combined with timeZoneName: the fields are spelled out.
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(new Date(iso));
 }
 
 /** A calendar date key (YYYY-MM-DD) as the viewer writes dates; no time zone shift. */
@@ -14,4 +20,14 @@ export function formatDateKey(key: string, locale: Locale): string {
 
 export function formatNumber(value: number, locale: Locale, fractionDigits = 1): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: fractionDigits }).format(value);
+}
+
+/** The IANA zone the browser runs in (slots and dates are shown in it). */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** The time of an instant in the viewer's zone ('14:30'). */
+export function formatTime(iso: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }

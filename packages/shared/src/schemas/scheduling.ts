@@ -35,20 +35,20 @@ export const eventIdParam = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, { error: 
 // Slots
 // ---------------------------------------------------------------------------------------------------------
 
+/** Dates from..to (inclusive, at most MAX_SLOT_QUERY_DAYS) as the zone `tz` shows them. */
+function refineDateRange(query: { from: string; to: string }, context: z.RefinementCtx) {
+  if (!isValidDateKey(query.from) || !isValidDateKey(query.to)) return;
+  const days = dateKeyToDayNumber(query.to) - dateKeyToDayNumber(query.from) + 1;
+  if (days < 1) context.addIssue({ code: 'custom', message: 'invalid_value', path: ['to'] });
+  else if (days > MAX_SLOT_QUERY_DAYS) context.addIssue({ code: 'custom', message: 'too_big', path: ['to'] });
+}
+
+const dateRangeFields = { from: dateKeyField, to: dateKeyField, tz: timeZoneField.optional() };
+
 /** GET /api/vets/{vet_id}/slots: dates (inclusive) in `tz`, which defaults to the profile's zone. */
 export const slotsQuerySchema = z
-  .object({
-    from: dateKeyField,
-    to: dateKeyField,
-    tz: timeZoneField.optional(),
-    profile_id: idParam.optional(),
-  })
-  .superRefine((query, context) => {
-    if (!isValidDateKey(query.from) || !isValidDateKey(query.to)) return;
-    const days = dateKeyToDayNumber(query.to) - dateKeyToDayNumber(query.from) + 1;
-    if (days < 1) context.addIssue({ code: 'custom', message: 'invalid_value', path: ['to'] });
-    else if (days > MAX_SLOT_QUERY_DAYS) context.addIssue({ code: 'custom', message: 'too_big', path: ['to'] });
-  });
+  .object({ ...dateRangeFields, profile_id: idParam.optional() })
+  .superRefine(refineDateRange);
 export type SlotsQuery = z.input<typeof slotsQuerySchema>;
 
 /** One free slot: instants in UTC, with the date and the time of its start as the viewer's zone shows them. */
@@ -61,6 +61,17 @@ export const freeSlotSchema = z.object({
   local_start: z.string(),
 });
 export type FreeSlotDto = z.infer<typeof freeSlotSchema>;
+
+/** GET /api/vets/{vet_id}/bookedtimes: dates (inclusive) in `tz`, which defaults to the vet's zone. */
+export const bookedTimesQuerySchema = z.object(dateRangeFields).superRefine(refineDateRange);
+export type BookedTimesQuery = z.input<typeof bookedTimesQuerySchema>;
+
+/**
+ * Time taken in a vet's calendar, for the vet and managers only: a booking (an appointment owns it) or a
+ * hold (a customer is booking it now). Who took it is not said: the month view needs no names.
+ */
+export const bookedTimeSchema = freeSlotSchema.extend({ kind: z.enum(['booking', 'hold']) });
+export type BookedTimeDto = z.infer<typeof bookedTimeSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Vets with availability on a date, every vet's availability
@@ -91,10 +102,10 @@ export type VetAvailability = z.infer<typeof vetAvailabilitySchema>;
 // Holds
 // ---------------------------------------------------------------------------------------------------------
 
-/** POST /api/scheduling/holds: the slot a customer chose, by its start instant. */
+/** POST /api/scheduling/holds: the slot a customer chose, by its start instant (profile: default the first). */
 export const holdInputSchema = z.object({
   vet_id: z.number({ error: 'required' }).int().positive().max(2_147_483_647),
-  profile_id: z.number({ error: 'required' }).int().positive().max(2_147_483_647),
+  profile_id: z.number({ error: 'invalid_value' }).int().positive().max(2_147_483_647).optional(),
   start: z.iso.datetime({ offset: true, error: 'invalid_format' }),
 });
 export type HoldInput = z.input<typeof holdInputSchema>;

@@ -4,6 +4,7 @@ import { localeField } from '@vetcall/shared/schemas/fields';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../../plugins/authentication.ts';
 import { exportUsers, type UserExport } from './exports.service.ts';
+import { exportVetsAvailability } from './vets-availability-export.ts';
 import { sendWorkbook, XLSX_CONTENT_TYPE } from './workbook.ts';
 
 function isTimeZone(value: string): boolean {
@@ -56,4 +57,27 @@ export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
       },
     );
   }
+
+  app.get(
+    '/vets-availability',
+    {
+      onRequest: requireAuth(context, 'manager'),
+      schema: {
+        tags: ['exports'],
+        summary: 'Vets availability (date, name, hours, zone) over the ten availability weeks as .xlsx; managers',
+        description: 'Today, and so the first week, is taken in `tz` (default UTC).',
+        security: [{ bearer: [] }],
+        querystring: exportQuery,
+        produces: [XLSX_CONTENT_TYPE],
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const file = await exportVetsAvailability(context, actor, {
+        locale: request.query.lang ?? actor.locale,
+        timeZone: request.query.tz,
+      });
+      return sendWorkbook(reply, file.fileName, file.buffer);
+    },
+  );
 };

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
-import { users } from '../../db/schema.ts';
+import { availabilityProfiles, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { XLSX_CONTENT_TYPE } from './workbook.ts';
 
@@ -207,7 +207,7 @@ describe('GET /api/exports/{customers|vets|managers}', () => {
     expect(saoPaulo.getRow(2).getCell(11).value).toEqual(new Date('2026-03-02T11:05:00Z'));
   });
 
-  it.each(['/customers', '/vets', '/managers'])('%s is for managers only', async (path) => {
+  it.each(['/customers', '/vets', '/managers', '/vets-availability'])('%s is for managers only', async (path) => {
     expect((await download(path, 'ana@clinic.test')).statusCode).toBe(403);
     expect((await download(path, 'rui@clinic.test')).statusCode).toBe(403);
     const anonymous = await t.app.inject({ method: 'GET', url: `/api/exports${path}` });
@@ -222,5 +222,26 @@ describe('GET /api/exports/{customers|vets|managers}', () => {
     const tz = await download('/customers?tz=Mars/Olympus');
     expect(tz.statusCode).toBe(400);
     expect(tz.json()).toMatchObject({ error: 'validation_failed', fields: { tz: 'invalid_value' } });
+  });
+
+  it('exports vets availability: one row per vet and working date of the ten weeks, in the language asked', async () => {
+    await t.db
+      .update(availabilityProfiles)
+      .set({
+        daySchedules: [{ dayOfWeek: 1, workingIntervals: [{ start: '09:00', end: '13:00' }] }],
+        // Monday 23 November is a day off.
+        availabilityIntervals: [{ dateStartInclusive: '2026-11-23', hours: [] }],
+      })
+      .where(eq(availabilityProfiles.id, rui.profile.id));
+    const response = await download('/vets-availability?lang=pt');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe(XLSX_CONTENT_TYPE);
+    expect(response.headers['content-disposition']).toContain('20261121093015-');
+    const rows = rowsOf(await openWorkbook(response.rawPayload));
+    // Ten Mondays from Monday 16 November 2026 (the week of today, a Saturday) but the day off.
+    expect(rows).toHaveLength(1 + 9);
+    expect(rows[1]).toStrictEqual([new Date('2026-11-16T00:00:00Z'), 'Rui Costa', '09:00\u201313:00', 'Europe/Lisbon']);
+    expect(rows[2]![0]).toEqual(new Date('2026-11-30T00:00:00Z'));
+    expect(rows.at(-1)![0]).toEqual(new Date('2027-01-18T00:00:00Z'));
   });
 });

@@ -8,7 +8,7 @@ import { calendarEvents, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import { assertAllowed } from '../../plugins/rate-limiter.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { findProfile } from '../availability/availability-profiles.ts';
+import { findProfile, listProfiles } from '../availability/availability-profiles.ts';
 import { busyRangesOfVet, occupiesVet } from './busy-ranges.ts';
 import { canHoldSlot, canReleaseHold } from './scheduling.policy.ts';
 import { engineProfile, findActiveVet } from './slots.service.ts';
@@ -42,13 +42,16 @@ const notASlot = () =>
 export async function createHold(
   deps: Deps,
   actor: Actor,
-  input: { vet_id: number; profile_id: number; start: string },
+  input: { vet_id: number; profile_id?: number; start: string },
 ): Promise<Hold> {
   if (!canHoldSlot(actor)) throw forbidden();
   assertAllowed(await deps.limiter.hit(`holds:user:${actor.userId}`, HOLD_RATE_LIMIT));
   const vet = await findActiveVet(deps.db, input.vet_id);
   if (!vet) throw notFound();
-  const profile = await findProfile(deps.db, vet.vetId, input.profile_id);
+  const profile =
+    input.profile_id === undefined
+      ? (await listProfiles(deps.db, vet.vetId))[0]
+      : await findProfile(deps.db, vet.vetId, input.profile_id);
   if (!profile) throw notFound();
 
   const now = deps.clock.now();

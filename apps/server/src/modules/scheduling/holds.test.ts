@@ -279,6 +279,13 @@ describe('scheduling: holds', () => {
       expect(Object.keys(response.json().fields)).toContain(field);
     });
 
+    it('takes the vet’s first profile when the body names none', async () => {
+      const response = await hold(w.ana.headers, '2026-01-13T09:00:00Z', w.rui, { profile_id: undefined });
+      expect(response.statusCode).toBe(201);
+      const [event] = await storedEvents();
+      expect(event).toMatchObject({ profileId: w.rui.profile.id, vetUserId: w.rui.user.id });
+    });
+
     it('answers 404 for an unknown vet, another vet’s profile and an inactive vet', async () => {
       const unknownVet = await hold(w.ana.headers, '2026-01-13T09:00:00Z', w.rui, { vet_id: 9999 });
       expect(unknownVet.statusCode).toBe(404);

@@ -13,3 +13,7 @@ export const canReleaseHold = (actor: Actor, hold: { customerUserId: number | nu
 
 /** Every vet's availability at once (SPEC §6: managers view and export vets' availability). */
 export const canViewAllAvailabilities = (actor: Actor) => actor.type === 'manager';
+
+/** The taken times of a vet's calendar: the vet themself and managers (SPEC §2.11 availabilityslots). */
+export const canSeeBookedTimes = (actor: Actor, vetUserId: number) =>
+  actor.type === 'manager' || (actor.type === 'vet' && actor.userId === vetUserId);

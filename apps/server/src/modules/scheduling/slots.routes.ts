@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParam } from '@vetcall/shared/schemas/fields';
 import {
+  bookedTimeSchema,
+  bookedTimesQuerySchema,
   compactDateParam,
   freeSlotSchema,
   slotsQuerySchema,
@@ -11,7 +13,7 @@ import {
 } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../../plugins/authentication.ts';
-import { listAllAvailabilities, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
+import { listAllAvailabilities, listVetBookedTimes, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
 
 /** SPEC §7 Vets and availability: free slots, vets available on a date, every vet's availability (/api/vets). */
 export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -65,5 +67,24 @@ export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
       },
     },
     async (request) => listVetSlots(context, actorOf(request), request.params.vet_id, request.query),
+  );
+
+  app.get(
+    '/:vet_id/bookedtimes',
+    {
+      onRequest: requireAuth(context, 'vet', 'manager'),
+      schema: {
+        tags: ['scheduling'],
+        summary: 'Bookings and live holds of a vet starting on the dates from..to as `tz` shows them',
+        description:
+          'The vet themself and managers only (the availabilityslots month view). `tz` defaults to the zone ' +
+          'of the vet’s first profile. Says when, not who.',
+        security,
+        params: z.object({ vet_id: idParam }),
+        querystring: bookedTimesQuerySchema,
+        response: { 200: z.array(bookedTimeSchema) },
+      },
+    },
+    async (request) => listVetBookedTimes(context, actorOf(request), request.params.vet_id, request.query),
   );
 };

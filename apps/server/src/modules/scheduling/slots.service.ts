@@ -1,5 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
-import type { FreeSlotDto, VetAvailability } from '@vetcall/shared/schemas/scheduling';
+import { and, asc, eq, gt, lt } from 'drizzle-orm';
+import type { BookedTimeDto, FreeSlotDto, VetAvailability } from '@vetcall/shared/schemas/scheduling';
 import {
   type AvailabilityProfile as EngineProfile,
   findFreeSlots,
@@ -14,12 +14,12 @@ import {
 } from '@vetcall/shared/scheduling/zoned-time';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
-import { availabilityProfiles, users, vets } from '../../db/schema.ts';
+import { availabilityProfiles, calendarEvents, users, vets } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { findProfile, listProfiles, toApiProfile } from '../availability/availability-profiles.ts';
-import { busyRangesOf, busyRangesOfVet } from './busy-ranges.ts';
-import { canReadSlots, canViewAllAvailabilities } from './scheduling.policy.ts';
+import { busyRangesOf, busyRangesOfVet, occupiesVet } from './busy-ranges.ts';
+import { canReadSlots, canSeeBookedTimes, canViewAllAvailabilities } from './scheduling.policy.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 type ProfileRow = typeof availabilityProfiles.$inferSelect;
@@ -114,15 +114,7 @@ export async function listVetSlots(
   const vetTo = instantToZonedParts(new Date(windowEnd.getTime() - 1), profile.timezone).dateKey;
   return findFreeSlots(engineProfile(profile), { now, busy, from: vetFrom, to: vetTo })
     .filter((slot) => slot.start >= windowStart && slot.start < windowEnd)
-    .map((slot) => {
-      const local = instantToZonedParts(slot.start, tz);
-      return {
-        start: slot.start.toISOString(),
-        end: slot.end.toISOString(),
-        date: local.dateKey,
-        local_start: local.time,
-      };
-    });
+    .map((slot) => ({ start: slot.start.toISOString(), end: slot.end.toISOString(), ...localLabels(slot.start, tz) }));
 }
 
 /**
@@ -183,5 +175,48 @@ export async function listAllAvailabilities(deps: Deps, actor: Actor): Promise<V
     user_id: row.userId,
     name: row.name,
     availability_config: row.profile ? toApiProfile(row.profile) : null,
+  }));
+}
+
+/** An instant with its date and time as `tz` shows them. */
+function localLabels(instant: Date, tz: string) {
+  const local = instantToZonedParts(instant, tz);
+  return { date: local.dateKey, local_start: local.time };
+}
+
+/**
+ * GET /api/vets/{vet_id}/bookedtimes (the vet themself and managers): the bookings and live holds that
+ * start on the dates from..to as `tz` shows them (default: the zone of the vet's first profile).
+ */
+export async function listVetBookedTimes(
+  deps: Deps,
+  actor: Actor,
+  vetId: number,
+  query: { from: string; to: string; tz?: string },
+): Promise<BookedTimeDto[]> {
+  if (actor.type === 'customer') throw forbidden();
+  const vet = await findActiveVet(deps.db, vetId);
+  // Another vet's calendar is as unknown to a vet as a missing one: ids do not leak.
+  if (!vet || !canSeeBookedTimes(actor, vet.userId)) throw notFound();
+  const tz = query.tz ?? (await listProfiles(deps.db, vetId))[0]?.timezone ?? 'UTC';
+  const from = zonedWallTimeToInstant(query.from, '00:00', tz);
+  const to = zonedWallTimeToInstant(addDaysToDateKey(query.to, 1), '00:00', tz);
+  const rows = await deps.db
+    .select({ kind: calendarEvents.kind, start: calendarEvents.startsAt, end: calendarEvents.endsAt })
+    .from(calendarEvents)
+    .where(
+      and(
+        eq(calendarEvents.vetUserId, vet.userId),
+        occupiesVet(deps.clock.now()),
+        gt(calendarEvents.startsAt, new Date(from.getTime() - 1)),
+        lt(calendarEvents.startsAt, to),
+      ),
+    )
+    .orderBy(asc(calendarEvents.startsAt));
+  return rows.map((row) => ({
+    start: row.start.toISOString(),
+    end: row.end.toISOString(),
+    ...localLabels(row.start, tz),
+    kind: row.kind,
   }));
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
-import { users } from '../../db/schema.ts';
+import { calendarEvents, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { createDefaultProfile } from '../availability/availability-profiles.ts';
 
@@ -331,6 +331,71 @@ describe('scheduling: free slots and vets with availability', () => {
         user_id: sara.user.id,
         availability_config: { id: sara.profile.id, workHours: { timezone: 'Atlantic/Azores' } },
       });
+    });
+  });
+
+  describe('GET /api/vets/{vet_id}/bookedtimes', () => {
+    const booked = (query: string, headers: Headers, vetId: number = w.vet.vet.id) =>
+      t.app.inject({ method: 'GET', url: `/api/vets/${vetId}/bookedtimes?${query}`, headers });
+
+    /** A calendar entry of Rui's: a booking, or a hold lapsing at `expiresAt`. */
+    const entry = (
+      startsAt: string,
+      kind: 'booking' | 'hold',
+      extra: Partial<typeof calendarEvents.$inferInsert> = {},
+    ) =>
+      t.db.insert(calendarEvents).values({
+        eventId: `event-${startsAt.replace(/\W/g, '')}-${kind}-${Math.random().toString(36).slice(2, 12)}`,
+        vetUserId: w.vet.user.id,
+        kind,
+        startsAt: new Date(startsAt),
+        endsAt: new Date(new Date(startsAt).getTime() + 30 * 60_000),
+        expiresAt: kind === 'hold' ? new Date('2026-01-12T10:25:00Z') : null,
+        ...extra,
+      });
+
+    it.each([
+      ['anonymous', 401],
+      ['customer', 403],
+      ['vet', 200],
+      ['manager', 200],
+    ] as const)('as %s answers %i', async (role, status) => {
+      expect((await booked('from=2026-01-13&to=2026-01-13', w.headers[role])).statusCode).toBe(status);
+    });
+
+    it('answers another vet’s calendar as 404 to a vet, and an unknown vet as 404', async () => {
+      const other = await buildVet(t.db, { name: 'Sara' });
+      expect((await booked('from=2026-01-13&to=2026-01-13', w.headers.vet, other.vet.id)).statusCode).toBe(404);
+      expect((await booked('from=2026-01-13&to=2026-01-13', w.headers.manager, 999_999)).statusCode).toBe(404);
+    });
+
+    it('lists bookings and live holds starting on the dates, labelled in the zone; not expired or released ones', async () => {
+      await entry('2026-01-13T09:00:00Z', 'booking');
+      await entry('2026-01-13T10:00:00Z', 'hold');
+      await entry('2026-01-13T11:00:00Z', 'hold', { expiresAt: new Date('2026-01-12T10:00:00Z') });
+      await entry('2026-01-13T11:30:00Z', 'booking', { releasedAt: new Date('2026-01-12T09:00:00Z') });
+      await entry('2026-01-14T09:00:00Z', 'booking');
+      const other = await buildVet(t.db, { name: 'Sara' });
+      await entry('2026-01-13T09:30:00Z', 'booking', { vetUserId: other.user.id });
+
+      const lisbon = await booked('from=2026-01-13&to=2026-01-13', w.headers.vet);
+      expect(lisbon.statusCode).toBe(200);
+      expect(lisbon.json()).toStrictEqual([
+        { ...slot('2026-01-13T09:00', '2026-01-13T09:30', '2026-01-13', '09:00'), kind: 'booking' },
+        { ...slot('2026-01-13T10:00', '2026-01-13T10:30', '2026-01-13', '10:00'), kind: 'hold' },
+      ]);
+      const saoPaulo = await booked('from=2026-01-13&to=2026-01-14&tz=America/Sao_Paulo', w.headers.manager);
+      expect(saoPaulo.json().map((item: { local_start: string }) => item.local_start)).toStrictEqual([
+        '06:00',
+        '07:00',
+        '06:00',
+      ]);
+    });
+
+    it('validates the range like the slots route', async () => {
+      const response = await booked('from=2026-01-14&to=2026-01-13', w.headers.vet);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields).toStrictEqual({ to: 'invalid_value' });
     });
   });
 });

@@ -13,9 +13,10 @@ import {
   validateDayIntervals,
   type WorkingInterval,
 } from '@vetcall/shared/scheduling/slots';
+import { intervalsOnDate } from '@vetcall/shared/scheduling/vets-availability';
 import { ApiError } from '../../lib/api-client';
 import { confirmDialog } from '../../lib/confirm';
-import { formatDateKey } from '../../lib/format';
+import { browserTimeZone, formatDateKey } from '../../lib/format';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -33,20 +34,9 @@ const OVERLAP_STYLES = { input: { borderColor: 'var(--mantine-color-red-9)', bor
 /** The intervals of each date of the selected week, keyed by date ('YYYY-MM-DD'). */
 type WeekHours = Record<string, WorkingInterval[]>;
 
-function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-/** SPEC §3: a date's intervals come from its date-specific entry if there is one, else from the weekly pattern. */
+/** The intervals of each date of the week (date-specific entries replace the weekly pattern). */
 export function hoursOfWeek(profile: AvailabilityProfile, week: AvailabilityWeek): WeekHours {
-  const hours: WeekHours = {};
-  for (const day of week.days) {
-    const entry = profile.availabilityIntervals.intervals.find((item) => item.dateStartInclusive === day.date);
-    const pattern = profile.workHours.daySchedules.filter((item) => item.dayOfWeek === WEEKDAYS[day.weekday - 1]);
-    const intervals = entry ? entry.hours : pattern.flatMap((item) => item.workingIntervals);
-    hours[day.date] = intervals.map((interval) => ({ start: interval.start, end: interval.end }));
-  }
-  return hours;
+  return Object.fromEntries(week.days.map((day) => [day.date, intervalsOnDate(profile, day.date)]));
 }
 
 /** The profile with the week's dates written as date-specific entries; other dates' entries are kept. */

@@ -5,6 +5,7 @@ import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { currentMode } from '../../app/modes';
 import { useSession } from '../../lib/auth-store';
 import { AccessCodesPanel } from '../access-codes/access-codes-panel';
+import { VetsAvailabilityPanel } from '../availability/vets-availability-panel';
 import { ProductsPanel } from '../products/products-panel';
 import { CustomersTable } from '../staff/components/customers-table';
 import { StaffTable } from '../staff/components/staff-table';
@@ -24,7 +25,8 @@ export function ManagerPage() {
         {mode === 'customers' && <CustomersTable />}
         {mode === 'products' && <ProductsPanel />}
         {mode === 'appointments_access_codes' && <AccessCodesPanel />}
-        {(mode === 'appointments' || mode === 'vets_availability') && <Text c="dimmed">{t('home.mode_empty')}</Text>}
+        {mode === 'vets_availability' && <VetsAvailabilityPanel />}
+        {mode === 'appointments' && <Text c="dimmed">{t('home.mode_empty')}</Text>}
       </div>
     </AuthenticatedLayout>
   );

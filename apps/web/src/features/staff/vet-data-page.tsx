@@ -10,6 +10,8 @@ import { apiErrorMessage } from '../../lib/form-errors';
 import { useSession } from '../../lib/auth-store';
 import { useProfileSave } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
+import { CalendarLinkPanel } from '../calendar/calendar-link-panel';
+import { IcsFeedPanel } from '../calendar/ics-feed-panel';
 import { updateVetProfile, useVetProfile } from './api/staff';
 import { PhotoUploadButton } from './components/photo-upload-button';
 import { UserAvatar } from './components/user-avatar';
@@ -23,7 +25,7 @@ const valuesOf = (vet: Vet): VetValues => ({
   discount: vet.discount,
 });
 
-/** /vetdata (SPEC §2.11): the vet's profile, photo and discount. A failed load shows a toast and goes back. */
+/** /vetdata (SPEC §2.11): the vet's profile, photo, discount, calendar link and calendar subscription. A failed load shows a toast and goes back. */
 export function VetDataPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -133,6 +135,8 @@ function VetProfile({ vet }: { vet: Vet }) {
           <DataList items={rows} />
         )}
       </Paper>
+      <CalendarLinkPanel vet={vet} />
+      <IcsFeedPanel vetId={vet.vet_id} />
     </Stack>
   );
 }

@@ -8,6 +8,7 @@ import { useSession } from '../../lib/auth-store';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError } from '../../lib/notify';
+import { SlotsMonthView } from '../availability/slots-month-view';
 import { WeeklyEditor } from '../availability/weekly-editor';
 import { useVetProfile } from '../staff/api/staff';
 
@@ -51,7 +52,7 @@ export function VetPage() {
     }
     if (!vet.data.calendar_linked) return null;
     if (mode === 'availabilityconfig') return <WeeklyEditor vetId={vet.data.vet_id} />;
-    return <Text c="dimmed">{t('home.mode_empty')}</Text>;
+    return <SlotsMonthView vetId={vet.data.vet_id} />;
   }
 
   return (

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AvailabilityProfile } from '@vetcall/shared/schemas/availability';
+import type { BookedTimeDto, FreeSlotDto, VetAvailability } from '@vetcall/shared/schemas/scheduling';
 import { apiRequest } from '../../../lib/api-client';
 
 export interface CalendarProfileSummary {
@@ -51,4 +52,46 @@ export function useAvailabilityProfile(vetId: number, profileId: number | undefi
 
 export function useTimeLimits() {
   return useQuery({ queryKey: ['availability', 'time-limits'], queryFn: fetchTimeLimits, staleTime: Infinity });
+}
+
+export const allAvailabilitiesQueryKey = ['availability', 'all'] as const;
+
+/** GET /api/vets/all_availabilities (managers): every active vet with their first profile. */
+export function useAllAvailabilities() {
+  return useQuery({
+    queryKey: allAvailabilitiesQueryKey,
+    queryFn: () => apiRequest<VetAvailability[]>('/api/vets/all_availabilities'),
+  });
+}
+
+export interface DateRange {
+  from: string;
+  to: string;
+  /** The zone the dates are taken in and the labels written in. */
+  tz: string;
+}
+
+function rangeQuery(range: DateRange, extra: Record<string, string> = {}) {
+  return new URLSearchParams({ from: range.from, to: range.to, tz: range.tz, ...extra }).toString();
+}
+
+/** GET /api/vets/{vet_id}/slots: free slots starting on the dates of the range (none when `range` is null). */
+export function useFreeSlots(vetId: number, range: DateRange | null, profileId?: number) {
+  return useQuery({
+    queryKey: ['availability', 'slots', vetId, profileId ?? 0, range],
+    queryFn: () =>
+      apiRequest<FreeSlotDto[]>(
+        `/api/vets/${vetId}/slots?${rangeQuery(range!, profileId ? { profile_id: String(profileId) } : {})}`,
+      ),
+    enabled: range !== null,
+  });
+}
+
+/** GET /api/vets/{vet_id}/bookedtimes (the vet and managers): bookings and holds starting in the range. */
+export function useBookedTimes(vetId: number, range: DateRange | null) {
+  return useQuery({
+    queryKey: ['availability', 'booked', vetId, range],
+    queryFn: () => apiRequest<BookedTimeDto[]>(`/api/vets/${vetId}/bookedtimes?${rangeQuery(range!)}`),
+    enabled: range !== null,
+  });
 }

@@ -1,0 +1,140 @@
+/**
+ * A small, pure iCalendar (RFC 5545) writer for published feeds: one VCALENDAR of VEVENTs in UTC.
+ * Only what a subscription feed needs; no time zones (every instant is written in UTC), no recurrence.
+ */
+
+export interface IcsEvent {
+  /** Globally unique and stable across fetches: calendar clients match updates by it. */
+  uid: string;
+  dtstamp: Date;
+  start: Date;
+  end: Date;
+  summary: string;
+  description?: string;
+  status: 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED';
+  /** Revision number; clients take a higher one as a newer version of the event. */
+  sequence: number;
+  created?: Date;
+  lastModified?: Date;
+}
+
+export interface IcsCalendar {
+  prodId: string;
+  name: string;
+  /** ISO 8601 duration (PT15M): how often clients should fetch again (RFC 7986 and the Outlook hint). */
+  refreshInterval: string;
+  events: readonly IcsEvent[];
+}
+
+const CRLF = '\r\n';
+/** RFC 5545 §3.1: lines SHOULD NOT be longer than 75 octets, excluding the line break. */
+const MAX_LINE_OCTETS = 75;
+const DURATION_PATTERN = /^P(?:\d+W|(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)$/;
+
+/** Characters TEXT must not carry (RFC 5545 §3.3.11: CONTROL except HTAB; line breaks are escaped). */
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+/** Unpaired UTF-16 surrogates have no UTF-8 form; they become U+FFFD rather than corrupt the stream. */
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A TEXT value (RFC 5545 §3.3.11): backslash, semicolon and comma escaped, any line break as `\n`. */
+export function escapeText(value: string): string {
+  return value
+    .replace(LONE_SURROGATES, '\uFFFD')
+    .replace(/\r\n?/g, '\n')
+    .replace(FORBIDDEN_CONTROLS, '')
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\n/g, '\\n');
+}
+
+/** How many octets a code point takes in UTF-8. */
+function utf8Length(codePoint: number): number {
+  if (codePoint < 0x80) return 1;
+  if (codePoint < 0x800) return 2;
+  if (codePoint < 0x10000) return 3;
+  return 4;
+}
+
+/**
+ * Folds one content line (RFC 5545 §3.1): at most 75 octets per physical line, continuation lines
+ * starting with one space. Breaks fall between code points, never inside a UTF-8 sequence.
+ */
+export function foldLine(line: string): string {
+  const parts: string[] = [];
+  let current = '';
+  let octets = 0;
+  // The first line holds 75 octets; each continuation holds 74 after its leading space.
+  let room = MAX_LINE_OCTETS;
+  for (const character of line) {
+    const size = utf8Length(character.codePointAt(0)!);
+    if (octets + size > room) {
+      parts.push(current);
+      current = '';
+      octets = 0;
+      room = MAX_LINE_OCTETS - 1;
+    }
+    current += character;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join(`${CRLF} `);
+}
+
+/** A UTC DATE-TIME (RFC 5545 §3.3.5 form 2): 20261201T100000Z. */
+export function formatUtcDateTime(instant: Date): string {
+  if (Number.isNaN(instant.getTime())) throw new RangeError('invalid date');
+  return instant
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '');
+}
+
+function property(name: string, value: string): string {
+  return foldLine(`${name}:${value}`);
+}
+
+function eventLines(event: IcsEvent): string[] {
+  if (!Number.isSafeInteger(event.sequence) || event.sequence < 0 || event.sequence > 2_147_483_647) {
+    throw new RangeError(`SEQUENCE must be a non-negative 32-bit integer, got ${event.sequence}`);
+  }
+  if (event.end.getTime() <= event.start.getTime()) throw new RangeError(`event ${event.uid} ends before it starts`);
+  return [
+    'BEGIN:VEVENT',
+    property('UID', escapeText(event.uid)),
+    property('DTSTAMP', formatUtcDateTime(event.dtstamp)),
+    property('DTSTART', formatUtcDateTime(event.start)),
+    property('DTEND', formatUtcDateTime(event.end)),
+    property('SUMMARY', escapeText(event.summary)),
+    ...(event.description ? [property('DESCRIPTION', escapeText(event.description))] : []),
+    property('STATUS', event.status),
+    property('SEQUENCE', String(event.sequence)),
+    ...(event.created ? [property('CREATED', formatUtcDateTime(event.created))] : []),
+    ...(event.lastModified ? [property('LAST-MODIFIED', formatUtcDateTime(event.lastModified))] : []),
+    'END:VEVENT',
+  ];
+}
+
+/** The whole iCalendar object: CRLF line endings (the last line too), folded, escaped. */
+export function writeCalendar(calendar: IcsCalendar): string {
+  if (!DURATION_PATTERN.test(calendar.refreshInterval)) {
+    throw new RangeError(`not an ISO 8601 duration: ${calendar.refreshInterval}`);
+  }
+  const name = escapeText(calendar.name);
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    property('PRODID', escapeText(calendar.prodId)),
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    // NAME and REFRESH-INTERVAL are RFC 7986; the X-WR-/X-PUBLISHED- forms are what Google and Outlook read.
+    property('NAME', name),
+    property('X-WR-CALNAME', name),
+    property('REFRESH-INTERVAL;VALUE=DURATION', calendar.refreshInterval),
+    property('X-PUBLISHED-TTL', calendar.refreshInterval),
+    ...calendar.events.flatMap(eventLines),
+    'END:VCALENDAR',
+  ];
+  return lines.join(CRLF) + CRLF;
+}

@@ -1,0 +1,118 @@
+import { useMemo, useState } from 'react';
+import { Box, Button, Group, Modal, NativeSelect, Table, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { todayKey } from '@vetcall/shared/dates';
+import { availabilityWeeks } from '@vetcall/shared/scheduling/slots';
+import { flattenVetsAvailability } from '@vetcall/shared/scheduling/vets-availability';
+import { QueryContent } from '../../components/ui/query-content';
+import { browserTimeZone, formatDateKey } from '../../lib/format';
+import { currentLocale } from '../../lib/i18n';
+import { ExportButton } from '../staff/components/export-button';
+import { allAvailabilitiesQueryKey, useAllAvailabilities } from './api/availability';
+import { WeeklyEditor } from './weekly-editor';
+
+/**
+ * SPEC §2.12 vets_availability: every vet's working hours over the ten availability weeks, one row per vet
+ * and date (date, name, hours), with Export to Excel. Managers also edit a vet's weeks here (SPEC §6).
+ */
+export function VetsAvailabilityPanel() {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  const queryClient = useQueryClient();
+  const availabilities = useAllAvailabilities();
+  const [vetFilter, setVetFilter] = useState('');
+  const [editing, setEditing] = useState<{ vetId: number; name: string } | null>(null);
+  const dates = useMemo(
+    () =>
+      availabilityWeeks(todayKey(new Date(), browserTimeZone())).flatMap((week) => week.days.map((day) => day.date)),
+    [],
+  );
+
+  function closeEditor() {
+    setEditing(null);
+    void queryClient.invalidateQueries({ queryKey: allAvailabilitiesQueryKey });
+  }
+
+  return (
+    <QueryContent query={availabilities} errorKey="availability.load_error" emptyKey="vets_availability.no_vets">
+      {(vets) => {
+        const selected = vets.find((vet) => String(vet.vet_id) === vetFilter);
+        const rows = flattenVetsAvailability(selected ? [selected] : vets, dates);
+        return (
+          <>
+            <Group justify="space-between" align="flex-end" mb="md">
+              <Group align="flex-end">
+                <NativeSelect
+                  label={t('vets_availability.vet_filter')}
+                  value={vetFilter}
+                  onChange={(event) => setVetFilter(event.currentTarget.value)}
+                  data={[
+                    { value: '', label: t('vets_availability.all_vets') },
+                    ...vets.map((vet) => ({ value: String(vet.vet_id), label: vet.name })),
+                  ]}
+                />
+                <Button
+                  variant="light"
+                  disabled={!selected}
+                  onClick={() => selected && setEditing({ vetId: selected.vet_id, name: selected.name })}
+                >
+                  {t('vets_availability.edit')}
+                </Button>
+              </Group>
+              <ExportButton list="vets-availability" query={`&tz=${encodeURIComponent(browserTimeZone())}`} />
+            </Group>
+            {rows.length === 0 ? (
+              <Text c="dimmed">{t('vets_availability.empty')}</Text>
+            ) : (
+              // A scroll region of its own (SPEC §9: 420 px), reachable by keyboard for scrolling.
+              <Box
+                role="region"
+                aria-label={t('vets_availability.table_region')}
+                tabIndex={0}
+                mah={420}
+                style={{ overflow: 'auto' }}
+              >
+                <Table
+                  striped
+                  highlightOnHover
+                  stickyHeader
+                  miw={600}
+                  aria-label={t('modes.manager.vets_availability')}
+                >
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('vets_availability.date')}</Table.Th>
+                      <Table.Th>{t('staff.name')}</Table.Th>
+                      <Table.Th>{t('vets_availability.hours')}</Table.Th>
+                      <Table.Th>{t('vets_availability.timezone')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((row) => (
+                      <Table.Tr key={`${row.date}-${row.vet_id}`}>
+                        <Table.Td>{formatDateKey(row.date, locale)}</Table.Td>
+                        <Table.Td>{row.name}</Table.Td>
+                        <Table.Td>{row.hours}</Table.Td>
+                        <Table.Td>{row.timezone}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Box>
+            )}
+            <Modal
+              opened={editing !== null}
+              onClose={closeEditor}
+              size="xl"
+              closeButtonProps={{ 'aria-label': t('common.close') }}
+              title={editing ? t('vets_availability.edit_title', { name: editing.name }) : ''}
+            >
+              {editing && <WeeklyEditor vetId={editing.vetId} />}
+            </Modal>
+          </>
+        );
+      }}
+    </QueryContent>
+  );
+}

@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Locale } from '@vetcall/shared/locales';
+import { apiRequest } from '../../../lib/api-client';
+
+/**
+ * SPEC §4 Calendar linking and §7 External calendar authorisation, and the vet's private ICS feed.
+ * `vetId` is the vet id (not the user id), as in every /api/vets route.
+ */
+
+/** GET /api/vets/calendar/authorize/{vet_id}: where the browser goes to link a calendar. */
+export function fetchAuthorizeUrl(vetId: number, locale: Locale) {
+  return apiRequest<{ url: string }>(`/api/vets/calendar/authorize/${vetId}?lang=${locale}&access=vet`);
+}
+
+/** POST /api/vets/calendar/builtin/grant/{vet_id}: a one-time token of the built-in calendar. */
+export function grantBuiltinCalendar(vetId: number) {
+  return apiRequest<{ token: string }>(`/api/vets/calendar/builtin/grant/${vetId}`, { method: 'POST' });
+}
+
+/** PUT /api/vets/token/{vet_id} (SPEC §7): stores the calendar account token the provider returned. */
+export function storeCalendarToken(vetId: number, accountToken: string) {
+  return apiRequest<{ vet_id: number; calendar_linked: boolean }>(`/api/vets/token/${vetId}`, {
+    method: 'PUT',
+    body: { vet_id: vetId, account_token: accountToken },
+  });
+}
+
+/** PUT /api/vets/removecalendarassociation/{vet_id} (SPEC §7). */
+export function removeCalendarAssociation(vetId: number) {
+  return apiRequest<{ vet_id: number; calendar_linked: boolean }>(`/api/vets/removecalendarassociation/${vetId}`, {
+    method: 'PUT',
+  });
+}
+
+export const icsFeedQueryKey = (vetId: number) => ['ics-feed', vetId] as const;
+
+export function useIcsFeedStatus(vetId: number) {
+  return useQuery({
+    queryKey: icsFeedQueryKey(vetId),
+    queryFn: () => apiRequest<{ enabled: boolean }>(`/api/vets/icsfeed/${vetId}`),
+  });
+}
+
+/** POST: a new secret subscription URL (the previous one stops working). Shown once. */
+export function createIcsFeed(vetId: number) {
+  return apiRequest<{ url: string }>(`/api/vets/icsfeed/${vetId}`, { method: 'POST' });
+}
+
+export function deleteIcsFeed(vetId: number) {
+  return apiRequest<{ enabled: boolean }>(`/api/vets/icsfeed/${vetId}`, { method: 'DELETE' });
+}

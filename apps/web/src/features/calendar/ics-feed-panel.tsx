@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { Alert, Button, CopyButton, Group, Paper, Text, TextInput, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { confirmDialog } from '../../lib/confirm';
+import { apiErrorMessage } from '../../lib/form-errors';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { createIcsFeed, deleteIcsFeed, icsFeedQueryKey, useIcsFeedStatus } from './api/calendar';
+
+/**
+ * The vet's private calendar subscription (ICS): a secret URL that Google Calendar, Outlook or Apple
+ * Calendar follow. The server keeps only a hash, so the URL is shown once, when it is made; making a new
+ * one turns the old one off.
+ */
+export function IcsFeedPanel({ vetId }: { vetId: number }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const status = useIcsFeedStatus(vetId);
+  const [url, setUrl] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const enabled = status.data?.enabled ?? false;
+
+  async function create() {
+    if (enabled) {
+      const confirmed = await confirmDialog({ title: t('ics.regenerate'), message: t('ics.regenerate_confirm') });
+      if (!confirmed) return;
+    }
+    setBusy(true);
+    try {
+      const created = await createIcsFeed(vetId);
+      setUrl(created.url);
+      queryClient.setQueryData(icsFeedQueryKey(vetId), { enabled: true });
+      notifySuccess(t('ics.created'));
+    } catch (error) {
+      notifyError(apiErrorMessage(t, error, 'ics.error'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function turnOff() {
+    const confirmed = await confirmDialog({
+      title: t('ics.turn_off'),
+      message: t('ics.turn_off_confirm'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    setBusy(true);
+    try {
+      await deleteIcsFeed(vetId);
+      setUrl(null);
+      queryClient.setQueryData(icsFeedQueryKey(vetId), { enabled: false });
+      notifySuccess(t('ics.turned_off'));
+    } catch (error) {
+      notifyError(apiErrorMessage(t, error, 'ics.error'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="ics-feed-heading">
+      <Title order={2} size="h3" id="ics-feed-heading" mb="xs">
+        {t('ics.heading')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {t('ics.help')}
+      </Text>
+      {status.isError && (
+        <Alert color="red" role="alert" mb="md">
+          {apiErrorMessage(t, status.error, 'ics.error')}
+        </Alert>
+      )}
+      {url && (
+        <Group align="flex-end" mb="md" wrap="nowrap">
+          <TextInput
+            label={t('ics.url_label')}
+            description={t('ics.url_once')}
+            value={url}
+            readOnly
+            style={{ flex: 1 }}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+          <CopyButton value={url}>
+            {({ copied, copy }) => (
+              <Button variant="light" onClick={copy}>
+                {copied ? t('ics.copied') : t('ics.copy')}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      )}
+      {!url && enabled && (
+        <Text size="sm" mb="md">
+          {t('ics.active')}
+        </Text>
+      )}
+      <Group>
+        <Button loading={busy} disabled={status.isPending} onClick={() => void create()}>
+          {enabled ? t('ics.regenerate') : t('ics.create')}
+        </Button>
+        {enabled && (
+          <Button variant="default" disabled={busy} onClick={() => void turnOff()}>
+            {t('ics.turn_off')}
+          </Button>
+        )}
+      </Group>
+    </Paper>
+  );
+}

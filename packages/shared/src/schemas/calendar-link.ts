@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { choiceField, idParam, localeField, requiredText } from './fields.ts';
+
+/** Calendar providers a deployment links vets' calendars with (CALENDAR_PROVIDER). */
+export const CALENDAR_PROVIDERS = ['builtin', 'aurinko'] as const;
+export type CalendarProvider = (typeof CALENDAR_PROVIDERS)[number];
+
+/** The scope VetCall asks for on the vet's calendar (SPEC §7 External calendar authorisation). */
+export const CALENDAR_SCOPE = 'Calendar.ReadWrite';
+
+/** Where the provider sends the browser back to, relative to the product's address (SPEC §2.9). */
+export const CALENDAR_CALLBACK_PATH = '/auth/callback';
+
+/** Account tokens above this length are not a calendar token. */
+export const MAX_ACCOUNT_TOKEN_LENGTH = 4096;
+
+export const calendarVetParamsSchema = z.object({ vet_id: idParam });
+
+/**
+ * GET /api/vets/calendar/authorize/{vet_id}: `lang` and `access` travel in the state and come back to
+ * /auth/callback, which switches to that language and returns to /vetdata with both (SPEC §2.9).
+ * `lang` defaults to the vet's own language; `access` can only be 'vet'.
+ */
+export const calendarAuthorizeQuerySchema = z.object({
+  lang: localeField.optional(),
+  access: choiceField(['vet']).default('vet'),
+});
+export type CalendarAuthorizeQuery = z.input<typeof calendarAuthorizeQuerySchema>;
+
+export const calendarAuthorizeResponseSchema = z.object({ url: z.string() });
+export type CalendarAuthorizeResponse = z.infer<typeof calendarAuthorizeResponseSchema>;
+
+/** POST /api/vets/calendar/builtin/grant/{vet_id}: a one-time account token of the built-in calendar. */
+export const builtinCalendarGrantSchema = z.object({ token: z.string() });
+export type BuiltinCalendarGrant = z.infer<typeof builtinCalendarGrantSchema>;
+
+/**
+ * The vet id in a body: a positive integer, or its decimal digits (the callback page reads it out of the
+ * `state` string).
+ */
+const bodyVetIdField = z.preprocess(
+  (value) => (typeof value === 'string' && /^[1-9]\d{0,9}$/.test(value) ? Number(value) : value),
+  z
+    .number({ error: (issue) => (issue.input === undefined ? 'required' : 'invalid_format') })
+    .int({ error: 'invalid_format' })
+    .min(1, { error: 'invalid_format' })
+    .max(2_147_483_647, { error: 'too_big' }),
+);
+
+/** PUT /api/vets/token/{vet_id} (SPEC §7): the token the calendar provider gave /auth/callback. */
+export const accountTokenBodySchema = z.object({
+  vet_id: bodyVetIdField,
+  account_token: requiredText({ max: MAX_ACCOUNT_TOKEN_LENGTH }),
+});
+export type AccountTokenBody = z.input<typeof accountTokenBodySchema>;
+
+/** The answer of linking and unlinking: never the token itself. */
+export const calendarLinkStatusSchema = z.object({ vet_id: z.number().int(), calendar_linked: z.boolean() });
+export type CalendarLinkStatus = z.infer<typeof calendarLinkStatusSchema>;
+
+/**
+ * The `state` of the authorisation round trip: space-separated key:value pairs (SPEC §2.9), e.g.
+ * `vet_id:12 lang:pt-BR access:vet`.
+ */
+export function formatCalendarState(state: { vet_id: number; lang: string; access: string }): string {
+  return `vet_id:${state.vet_id} lang:${state.lang} access:${state.access}`;
+}
+
+/** Reads a `state` back into its pairs; unknown keys are kept, malformed pairs skipped. */
+export function parseCalendarState(state: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const part of state.trim().split(/\s+/)) {
+    const separator = part.indexOf(':');
+    if (separator <= 0) continue;
+    pairs[part.slice(0, separator)] = part.slice(separator + 1);
+  }
+  return pairs;
+}
