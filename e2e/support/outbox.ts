@@ -4,8 +4,13 @@ import PostalMime, { type Email } from 'postal-mime';
 
 const outboxDir = () => path.join(process.env.E2E_DATA_DIR!, 'outbox');
 
-/** Waits for the newest message to `to` that arrived after `since` in the server's outbox. */
-export async function waitForMail(to: string, since: Date, timeoutMs = 10_000): Promise<Email> {
+/** Waits for the newest message to `to` that arrived after `since` (and matches, if asked) in the server's outbox. */
+export async function waitForMail(
+  to: string,
+  since: Date,
+  timeoutMs = 10_000,
+  matching: (email: Email) => boolean = () => true,
+): Promise<Email> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const names = (await readdir(outboxDir()).catch(() => [] as string[])).filter((n) => n.endsWith('.eml')).sort();
@@ -15,7 +20,8 @@ export async function waitForMail(to: string, since: Date, timeoutMs = 10_000): 
       if (
         recipients.includes(to.toLowerCase()) &&
         email.date &&
-        new Date(email.date) >= new Date(since.getTime() - 1000)
+        new Date(email.date) >= new Date(since.getTime() - 1000) &&
+        matching(email)
       ) {
         return email;
       }

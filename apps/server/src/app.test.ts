@@ -153,7 +153,9 @@ describe('HTTP hygiene of the whole app', () => {
 
 describe('HTTP hygiene over HTTPS', () => {
   it('pins HTTPS with HSTS and upgrades insecure requests in production', async () => {
-    const t = await buildTestApp({ env: { PUBLIC_URL: 'https://vetcall.example', NODE_ENV: 'production' } });
+    const t = await buildTestApp({
+      env: { PUBLIC_URL: 'https://vetcall.example', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(32) },
+    });
     try {
       const response = await t.app.inject({ method: 'GET', url: '/api/health' });
       expect(response.statusCode).toBe(200);

@@ -17,7 +17,11 @@ import { photoRoutes } from './modules/photos/photos.routes.ts';
 import { exportRoutes } from './modules/exports/exports.routes.ts';
 import { productRoutes } from './modules/products/products.routes.ts';
 import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts';
+import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
 import { calendarFeedRoutes, icsFeedRoutes } from './modules/ics-feed/ics-feed.routes.ts';
+import { appointmentConfirmationRoutes } from './modules/appointment-confirmation/appointment-confirmation.routes.ts';
+import { paymentLookupRoutes } from './modules/payments/payment-lookup.routes.ts';
+import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.ts';
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
@@ -97,8 +101,12 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(exportRoutes, { prefix: '/api/exports', context });
   await app.register(productRoutes, { prefix: '/api/products', context });
   await app.register(accessCodeRoutes, { prefix: '/api/appointmentsaccesscodes', context });
+  await app.register(appointmentRoutes, { prefix: '/api/appointments', context });
   await app.register(icsFeedRoutes, { prefix: '/api/vets', context });
   await app.register(calendarFeedRoutes, { prefix: '/api/calendar', context });
+  await app.register(appointmentConfirmationRoutes, { prefix: '/api/appointments', context });
+  await app.register(paymentLookupRoutes, { prefix: '/api/appointments', context });
+  await app.register(paymentRoutes, { prefix: '/api/payment', context });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

@@ -66,7 +66,7 @@ describe('loadConfig', () => {
   });
 
   it('is not a demo in production', () => {
-    const config = loadConfig({ NODE_ENV: 'production' });
+    const config = loadConfig({ NODE_ENV: 'production', APP_SECRET: 'p'.repeat(32) });
     expect(config.isProduction).toBe(true);
     expect(config.isDemo).toBe(false);
   });

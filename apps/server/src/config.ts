@@ -38,6 +38,15 @@ const environmentSchema = z.object({
   AURINKO_URL: urlFromEnv.default('https://api.aurinko.io'),
   AURINKO_CLIENT_ID: z.string().min(1).optional(),
   AURINKO_SERVICE_TYPE: z.string().min(1).default('Google'),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  PAYMENT_PROVIDER: z.enum(['builtin', 'stripe']).default('builtin'),
+  STRIPE_API_URL: urlFromEnv.default('https://api.stripe.com'),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  GA_MEASUREMENT_ID: z
+    .string()
+    .regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXX')
+    .optional(),
   WEB_DIST_DIR: z.string().optional(),
 });
 
@@ -73,6 +82,16 @@ export interface Config {
     brazilUrl: string;
   };
   /** External calendar linking (SPEC §2.9, §7): the built-in calendar, or Aurinko in front of Google etc. */
+  /** Keys PINs and other server-side secrets; from APP_SECRET, else a random one kept in DATA_DIR (not in production). */
+  appSecret: string | undefined;
+  payment: {
+    provider: 'builtin' | 'stripe';
+    stripeApiUrl: string;
+    stripeSecretKey: string | undefined;
+    stripeWebhookSecret: string | undefined;
+  };
+  /** GA4 purchase events (SPEC §7) are sent only when this is set. */
+  gaMeasurementId: string | undefined;
   calendar: {
     provider: 'builtin' | 'aurinko';
     /** Aurinko's API origin, without a trailing slash. */
@@ -103,6 +122,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (values.CALENDAR_PROVIDER === 'aurinko' && !values.AURINKO_CLIENT_ID) {
     throw new ConfigError('Invalid configuration:\n  AURINKO_CLIENT_ID: required when CALENDAR_PROVIDER is aurinko');
   }
+  if (values.PAYMENT_PROVIDER === 'stripe' && (!values.STRIPE_SECRET_KEY || !values.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER is stripe',
+    );
+  }
+  if (values.NODE_ENV === 'production' && !values.APP_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production');
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
     nodeEnv: values.NODE_ENV,
@@ -130,6 +157,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       unitedStatesUrl: values.POSTAL_US_URL,
       brazilUrl: values.POSTAL_BR_URL,
     },
+    appSecret: values.APP_SECRET,
+    payment: {
+      provider: values.PAYMENT_PROVIDER,
+      stripeApiUrl: values.STRIPE_API_URL,
+      stripeSecretKey: values.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: values.STRIPE_WEBHOOK_SECRET,
+    },
+    gaMeasurementId: values.GA_MEASUREMENT_ID,
     calendar: {
       provider: values.CALENDAR_PROVIDER,
       aurinkoUrl: values.AURINKO_URL,

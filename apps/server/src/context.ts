@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { RateLimiter } from './plugins/rate-limiter.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
+import type { Secrets } from './secrets.ts';
 
 /** What services need from the outside world, passed explicitly (no container). */
 export interface AppContext {
@@ -12,4 +13,5 @@ export interface AppContext {
   mailer: Mailer;
   clock: Clock;
   limiter: RateLimiter;
+  secrets: Secrets;
 }

@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { createMemoryRateLimiter } from './plugins/rate-limiter.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/mail/mailer.ts';
+import { createSecrets } from './secrets.ts';
 
 export function createMailer(config: Config): Mailer {
   return config.smtpUrl
@@ -26,5 +27,6 @@ export function createContext(
     clock,
     mailer: overrides.mailer ?? createMailer(config),
     limiter: createMemoryRateLimiter(clock),
+    secrets: createSecrets(config),
   };
 }

@@ -4,6 +4,7 @@ import { createContext } from './create-context.ts';
 import { openDatabase } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './db/seed.ts';
 import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
+import { fileStoreFor, sweepFileStore } from './modules/appointment-files/file-store.ts';
 import { startHoldReleaseJob } from './modules/scheduling/hold-release-job.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -29,8 +30,17 @@ async function main() {
   }
   console.log(`${lines.join('\n')}\n`);
 
+  // Attachment bytes a crash left without their row, and abandoned uploads: swept now and hourly.
+  const sweepFiles = () =>
+    sweepFileStore({ db: context.db, store: fileStoreFor(config) })
+      .then((swept) => {
+        if (swept.removedStored + swept.removedTemp > 0) app.log.info(swept, 'file store swept');
+      })
+      .catch((error: unknown) => app.log.error({ err: error }, 'file store sweep failed'));
+  void sweepFiles();
   const purge = setInterval(() => {
     purgeExpiredCredentials(context).catch((error: unknown) => app.log.error({ err: error }, 'purge failed'));
+    void sweepFiles();
   }, PURGE_INTERVAL_MS);
   purge.unref();
   const stopHoldRelease = startHoldReleaseJob(context, 60_000, (error: unknown) =>

@@ -4,7 +4,7 @@ import { hashPassword } from '../modules/auth/passwords.ts';
 import { createDefaultProfile } from '../modules/availability/availability-profiles.ts';
 import type { Database } from './client.ts';
 import { randomBytes } from 'node:crypto';
-import { appointments, customers, managers, pets, users, vets } from './schema.ts';
+import { appointments, calendarEvents, customers, managers, pets, users, vets } from './schema.ts';
 
 /**
  * Builders shared by the demo seed and the tests, so both create people the same way.
@@ -125,6 +125,7 @@ export async function buildAppointment(
     .values({
       ...refs,
       hash: randomBytes(16).toString('base64url'),
+      paymentHash: randomBytes(16).toString('base64url'),
       description: 'Limping on the left hind leg since yesterday.',
       schedule: new Date('2026-12-01T10:00:00Z'),
       status: 'TK_Confirmed',
@@ -133,4 +134,40 @@ export async function buildAppointment(
     })
     .returning();
   return appointment!;
+}
+
+/**
+ * A customer's hold on a vet's time (calendar_events kind 'hold'), as POST /api/scheduling/holds makes
+ * one, without the slot checks: `startsAt` need not be a slot of a profile. `vetUserId` is the vet's
+ * user id; `eventId` defaults to a random one.
+ */
+export async function buildHold(
+  db: Database,
+  input: {
+    vetUserId: number;
+    customerUserId: number;
+    startsAt: Date | string;
+    durationMinutes?: number;
+    expiresAt: Date | string;
+    eventId?: string;
+    appointmentId?: number | null;
+    releasedAt?: Date | null;
+  },
+) {
+  const startsAt = new Date(input.startsAt);
+  const [hold] = await db
+    .insert(calendarEvents)
+    .values({
+      eventId: input.eventId ?? randomBytes(16).toString('base64url'),
+      vetUserId: input.vetUserId,
+      customerUserId: input.customerUserId,
+      kind: 'hold',
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + (input.durationMinutes ?? 30) * 60_000),
+      expiresAt: new Date(input.expiresAt),
+      appointmentId: input.appointmentId ?? null,
+      releasedAt: input.releasedAt ?? null,
+    })
+    .returning();
+  return hold!;
 }

@@ -157,8 +157,9 @@ export const pets = pgTable(
 );
 
 /**
- * Appointments (SPEC §3). The booking issue adds payment, PINs and the calendar event; this core is
- * what customer, pet and vet records need.
+ * Appointments (SPEC §3). A booking starts as TK_PendingPayment holding its slot through a calendar
+ * event (a hold until paid, then a booking); the lifecycle is docs/appointment-lifecycle.md and
+ * packages/shared/src/appointment-status.ts.
  */
 export const appointments = pgTable(
   'appointments',
@@ -166,6 +167,8 @@ export const appointments = pgTable(
     id: serial('id').primaryKey(),
     /** Unguessable identifier used in URLs and as the video room name. */
     hash: text('hash').notNull(),
+    /** Unguessable identifier of the payment (SPEC §7 payment_hash); null for rows made before payments. */
+    paymentHash: text('payment_hash'),
     customerUserId: integer('customer_user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
@@ -186,16 +189,82 @@ export const appointments = pgTable(
       .default('TK_PendingPayment'),
     statusDate: timestamp('status_date', { withTimezone: true }).notNull().defaultNow(),
     priceCents: integer('price_cents').notNull().default(0),
+    /** What was bought, in the customer's language at booking time (SPEC §2.7 item_name). */
+    itemName: text('item_name').notNull().default(''),
+    /** The embedded scheduler's event id (SPEC §7 calendar_event_id). */
+    calendarEventId: text('calendar_event_id'),
+    /** The customer's UTC offset in seconds when booking (SPEC §7 timezone_diff). */
+    timezoneDiff: integer('timezone_diff').notNull().default(0),
+    accessCodeId: integer('access_code_id').references(() => accessCodes.id, { onDelete: 'set null' }),
+    /** 'builtin' | 'stripe' | 'free': who took the payment. */
+    paymentProvider: text('payment_provider'),
+    /** The provider's reference (a Stripe Checkout Session id). */
+    providerReference: text('provider_reference'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** When the 'request received' mails went out: they go once. */
+    requestNotifiedAt: timestamp('request_notified_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** HMAC-SHA-256 (server secret) of each PIN: found by PIN, not readable from the database. */
+    customerPinHash: text('customer_pin_hash'),
+    vetPinHash: text('vet_pin_hash'),
+    /** The two PINs encrypted with the server secret (AES-256-GCM), to send them again. */
+    pinCipher: text('pin_cipher'),
     createdAt: createdAt(),
   },
   (table) => [
     uniqueIndex('appointments_hash_unique').on(table.hash),
+    uniqueIndex('appointments_payment_hash_unique').on(table.paymentHash),
+    uniqueIndex('appointments_provider_reference_unique').on(table.providerReference),
+    // PINs are unique among live appointments (they open a video room).
+    uniqueIndex('appointments_customer_pin_live_unique')
+      .on(table.customerPinHash)
+      .where(sql`status in ('TK_Requested', 'TK_Confirmed')`),
+    uniqueIndex('appointments_vet_pin_live_unique')
+      .on(table.vetPinHash)
+      .where(sql`status in ('TK_Requested', 'TK_Confirmed')`),
     index('appointments_customer_idx').on(table.customerUserId, table.schedule),
     index('appointments_vet_idx').on(table.vetUserId, table.schedule),
     index('appointments_pet_idx').on(table.petId, table.schedule),
+    index('appointments_status_idx').on(table.status, table.schedule),
     check('appointments_price_non_negative', sql`${table.priceCents} >= 0`),
   ],
 );
+
+/**
+ * Files attached to an appointment (SPEC §3 Appointment file). The bytes live in the file store under
+ * `storage_key` (random); a row is written only after its bytes are safely stored, and the start-up
+ * sweep removes stored bytes that no row names (see modules/appointment-files/file-store.ts).
+ */
+export const appointmentFiles = pgTable(
+  'appointment_files',
+  {
+    id: serial('id').primaryKey(),
+    appointmentId: integer('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    fileDescription: text('file_description').notNull().default(''),
+    /** Content type sniffed from the bytes, not the client's claim. */
+    fileType: text('file_type').notNull(),
+    fileSize: integer('file_size').notNull(),
+    storageKey: text('storage_key').notNull(),
+    uploadedByUserId: integer('uploaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('appointment_files_storage_key_unique').on(table.storageKey),
+    index('appointment_files_appointment_idx').on(table.appointmentId),
+    check('appointment_files_size_non_negative', sql`${table.fileSize} >= 0`),
+  ],
+);
+
+/** Payment provider webhook events already handled (Stripe retries and replays): processed once. */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Profile photos, re-encoded server-side (small WebP), kept in the database so every instance serves

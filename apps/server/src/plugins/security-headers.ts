@@ -13,16 +13,23 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        scriptSrc: ["'self'"],
+        // GA4 (SPEC §7 purchase event) only when a measurement id is configured.
+        scriptSrc: ["'self'", ...(config.gaMeasurementId ? ['https://www.googletagmanager.com'] : [])],
         // Mantine sets inline style attributes; no inline scripts are allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        connectSrc: [
+          "'self'",
+          ...(config.gaMeasurementId
+            ? ['https://www.google-analytics.com', 'https://region1.google-analytics.com']
+            : []),
+        ],
         mediaSrc: ["'self'", 'blob:'],
         frameSrc: ["'self'"],
         frameAncestors: ["'self'"],
-        formAction: ["'self'"],
+        // The payment form posts to us; we answer 303 to the provider's checkout (Stripe when configured).
+        formAction: ["'self'", ...(config.payment.provider === 'stripe' ? ['https://checkout.stripe.com'] : [])],
         objectSrc: ["'none'"],
         ...(config.isProduction ? { upgradeInsecureRequests: [] } : {}),
       },

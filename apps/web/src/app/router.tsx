@@ -10,12 +10,16 @@ import { ManagerPage } from '../features/manager/manager-page';
 import { ManagerDataPage } from '../features/staff/manager-data-page';
 import { VetDataPage } from '../features/staff/vet-data-page';
 import { PublicRoutePage } from '../features/home/public-route-page';
-import { RoleHomePage } from '../features/home/role-home-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
+import { BookingPage } from '../features/booking/booking-page';
 import { AuthCallbackPage } from '../features/calendar/auth-callback-page';
 import { BuiltinAuthorizePage } from '../features/calendar/builtin-authorize-page';
 import { EmbedSchedulerPage } from '../features/scheduler/embed-scheduler-page';
 import { VetPage } from '../features/vet/vet-page';
+import { CheckoutPage } from '../features/payment/checkout-page';
+import { RequestConfirmedPage } from '../features/payment/request-confirmed-page';
+import { RequestSentPage } from '../features/payment/request-sent-page';
+import { ConfirmAppointmentPage } from '../features/confirmation/confirm-appointment-page';
 import { guardedEntry, sessionEntry, trackedEntry } from './navigation-guard';
 import { RootLayout } from './root-layout';
 
@@ -31,7 +35,7 @@ function screenFor(name: RouteName, title: string): ReactNode {
     case 'NewPassword':
       return <NewPasswordPage />;
     case 'Customer':
-      return <RoleHomePage type="customer" />;
+      return <BookingPage />;
     case 'Vet':
       return <VetPage />;
     case 'Management':
@@ -46,6 +50,12 @@ function screenFor(name: RouteName, title: string): ReactNode {
       return <ManagerDataPage />;
     case 'AuthCallback':
       return <AuthCallbackPage />;
+    case 'Request Sent':
+      return <RequestSentPage />;
+    case 'Request Confirmed':
+      return <RequestConfirmedPage />;
+    case 'Appointment Confirmation':
+      return <ConfirmAppointmentPage />;
     default:
       return <PublicRoutePage title={title} />;
   }
@@ -67,6 +77,8 @@ export const routes: RouteObject[] = [
       { path: '/embed/scheduler', element: <EmbedSchedulerPage /> },
       // The built-in calendar's consent screen (CALENDAR_PROVIDER=builtin), where Aurinko's would be.
       { path: '/calendar/authorize', loader: trackedEntry('CalendarAuthorize'), element: <BuiltinAuthorizePage /> },
+      // The built-in hosted checkout (PAYMENT_PROVIDER=builtin), where Stripe's page would be.
+      { path: '/checkout/:payment_hash', loader: trackedEntry('Checkout'), element: <CheckoutPage /> },
       { path: '*', loader: trackedEntry('NotFound'), element: <NotFoundPage /> },
     ],
   },

@@ -9,5 +9,9 @@ export const clientConfigSchema = z.object({
   insurance_enabled: z.boolean(),
   /** Appointment access codes are in use (SPEC §2.4). */
   access_codes_enabled: z.boolean(),
+  /** Who takes payments: the built-in test checkout or Stripe. */
+  payment_provider: z.enum(['builtin', 'stripe']),
+  /** GA4 measurement id for the purchase event (SPEC §7); null: no analytics is loaded. */
+  ga_measurement_id: z.string().nullable(),
 });
 export type ClientConfigResponse = z.infer<typeof clientConfigSchema>;

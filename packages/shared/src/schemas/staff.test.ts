@@ -305,9 +305,14 @@ describe('answer shapes', () => {
     calendar_linked: true,
   };
 
-  it('the public vet view keeps only user_id, name and specialty, whatever it is given', () => {
-    expect(publicVetSchema.parse(vetRow)).toStrictEqual({ user_id: 3, name: 'Rui', specialty: 'Orthopaedics' });
-    expect(Object.keys(publicVetSchema.shape).sort()).toEqual(['name', 'specialty', 'user_id']);
+  it('the public vet view keeps only user_id, vet_id, name and specialty, whatever it is given', () => {
+    expect(publicVetSchema.parse({ ...vetRow, vet_id: 1 })).toStrictEqual({
+      user_id: 3,
+      vet_id: 1,
+      name: 'Rui',
+      specialty: 'Orthopaedics',
+    });
+    expect(Object.keys(publicVetSchema.shape).sort()).toEqual(['name', 'specialty', 'user_id', 'vet_id']);
   });
 
   it('a user row never carries a password hash or the calendar token', () => {

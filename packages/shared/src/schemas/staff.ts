@@ -76,7 +76,13 @@ export const userRowSchema = z.object({
 export type UserRow = z.infer<typeof userRowSchema>;
 
 /** What customers and vets may see of vets: name and specialty (the photo is at /api/users/image/{user_id}/). */
-export const publicVetSchema = z.object({ user_id: z.number().int(), name: z.string(), specialty: z.string() });
+/** What customers and vets see of a vet: ids (user and vet id, for slots and booking), name and specialty. */
+export const publicVetSchema = z.object({
+  user_id: z.number().int(),
+  vet_id: z.number().int(),
+  name: z.string(),
+  specialty: z.string(),
+});
 export type PublicVet = z.infer<typeof publicVetSchema>;
 
 export const nameUpdateSchema = z.object({ name: nameField });

@@ -15,6 +15,8 @@ export const clientConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         support_email: config.supportEmail,
         insurance_enabled: config.insuranceEnabled,
         access_codes_enabled: config.accessCodesEnabled,
+        payment_provider: config.payment.provider,
+        ga_measurement_id: config.gaMeasurementId ?? null,
       };
     },
   );

@@ -89,7 +89,7 @@ describe('/dev/mail outbox viewer', () => {
   });
 
   it('does not exist in production', async () => {
-    t = await buildTestApp({ env: { NODE_ENV: 'production' } });
+    t = await buildTestApp({ env: { NODE_ENV: 'production', APP_SECRET: 'p'.repeat(32) } });
     expect(t.config.isDemo).toBe(false);
     for (const url of ['/dev/mail', '/dev/mail/', '/dev/mail/2030-01-01T00-00-00-000Z-abcdef.eml']) {
       const response = await t.app.inject({ method: 'GET', url });

@@ -191,3 +191,28 @@ describe('writeCalendar', () => {
     expect(() => writeCalendar({ ...calendar([]), refreshInterval: 'PT15M\r\nX-EVIL:1' })).toThrow(RangeError);
   });
 });
+
+describe('writeCalendar for a mailed single event (no name, no refresh interval, a URL)', () => {
+  const invitation = (url: string) => ({
+    prodId: '-//VetCall//Appointment//EN',
+    events: [event({ url })],
+  });
+
+  it('leaves out the feed properties and writes the URL as is, last in the event', () => {
+    const url = 'http://vetcall.test/appointment/123456?lang=pt-BR';
+    const text = writeCalendar(invitation(url));
+    expect(text).not.toMatch(/NAME|REFRESH-INTERVAL|X-PUBLISHED-TTL/);
+    expect(text).toContain(`URL:${url}\r\nEND:VEVENT\r\n`);
+    const [vevent] = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent');
+    expect(vevent!.getFirstPropertyValue('url')).toBe(url);
+  });
+
+  it.each([
+    ['a relative URL', '/appointment/123456'],
+    ['another scheme', 'javascript:alert(1)'],
+    ['a line break', 'http://vetcall.test/a\r\nX-EVIL:1'],
+    ['a space', 'http://vetcall.test/a b'],
+  ])('refuses %s', (_, url) => {
+    expect(() => writeCalendar(invitation(url))).toThrow(RangeError);
+  });
+});

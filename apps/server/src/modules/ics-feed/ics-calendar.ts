@@ -1,6 +1,6 @@
 /**
- * A small, pure iCalendar (RFC 5545) writer for published feeds: one VCALENDAR of VEVENTs in UTC.
- * Only what a subscription feed needs; no time zones (every instant is written in UTC), no recurrence.
+ * A small, pure iCalendar (RFC 5545) writer for published feeds and mailed invitations: one VCALENDAR of
+ * VEVENTs in UTC. No time zones (every instant is written in UTC), no recurrence.
  */
 
 export interface IcsEvent {
@@ -16,13 +16,16 @@ export interface IcsEvent {
   sequence: number;
   created?: Date;
   lastModified?: Date;
+  /** An absolute http(s) URL for the event (RFC 5545 §3.8.4.6): the join link of a mailed appointment. */
+  url?: string;
 }
 
 export interface IcsCalendar {
   prodId: string;
-  name: string;
-  /** ISO 8601 duration (PT15M): how often clients should fetch again (RFC 7986 and the Outlook hint). */
-  refreshInterval: string;
+  /** The calendar's name, for a subscription feed; a mailed single event has none. */
+  name?: string;
+  /** ISO 8601 duration (PT15M): how often clients should fetch again (RFC 7986 and the Outlook hint); feeds only. */
+  refreshInterval?: string;
   events: readonly IcsEvent[];
 }
 
@@ -95,6 +98,15 @@ function property(name: string, value: string): string {
   return foldLine(`${name}:${value}`);
 }
 
+/** A URI value is written as is (no TEXT escaping), so it must be an absolute http(s) URL with no controls. */
+function uriValue(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007F]/.test(value) || !/^https?:\/\/[^/]/i.test(value) || !URL.canParse(value)) {
+    throw new RangeError(`not an absolute http(s) URL: ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
 function eventLines(event: IcsEvent): string[] {
   if (!Number.isSafeInteger(event.sequence) || event.sequence < 0 || event.sequence > 2_147_483_647) {
     throw new RangeError(`SEQUENCE must be a non-negative 32-bit integer, got ${event.sequence}`);
@@ -112,16 +124,18 @@ function eventLines(event: IcsEvent): string[] {
     property('SEQUENCE', String(event.sequence)),
     ...(event.created ? [property('CREATED', formatUtcDateTime(event.created))] : []),
     ...(event.lastModified ? [property('LAST-MODIFIED', formatUtcDateTime(event.lastModified))] : []),
+    ...(event.url ? [property('URL', uriValue(event.url))] : []),
     'END:VEVENT',
   ];
 }
 
 /** The whole iCalendar object: CRLF line endings (the last line too), folded, escaped. */
 export function writeCalendar(calendar: IcsCalendar): string {
-  if (!DURATION_PATTERN.test(calendar.refreshInterval)) {
-    throw new RangeError(`not an ISO 8601 duration: ${calendar.refreshInterval}`);
+  const { refreshInterval } = calendar;
+  if (refreshInterval !== undefined && !DURATION_PATTERN.test(refreshInterval)) {
+    throw new RangeError(`not an ISO 8601 duration: ${refreshInterval}`);
   }
-  const name = escapeText(calendar.name);
+  const name = calendar.name === undefined ? undefined : escapeText(calendar.name);
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -129,10 +143,10 @@ export function writeCalendar(calendar: IcsCalendar): string {
     'CALSCALE:GREGORIAN',
     'METHOD:PUBLISH',
     // NAME and REFRESH-INTERVAL are RFC 7986; the X-WR-/X-PUBLISHED- forms are what Google and Outlook read.
-    property('NAME', name),
-    property('X-WR-CALNAME', name),
-    property('REFRESH-INTERVAL;VALUE=DURATION', calendar.refreshInterval),
-    property('X-PUBLISHED-TTL', calendar.refreshInterval),
+    ...(name === undefined ? [] : [property('NAME', name), property('X-WR-CALNAME', name)]),
+    ...(refreshInterval === undefined
+      ? []
+      : [property('REFRESH-INTERVAL;VALUE=DURATION', refreshInterval), property('X-PUBLISHED-TTL', refreshInterval)]),
     ...calendar.events.flatMap(eventLines),
     'END:VCALENDAR',
   ];

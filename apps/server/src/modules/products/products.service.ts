@@ -11,7 +11,7 @@ import { canManageProducts, canViewProducts } from './products.policy.ts';
 type ProductRow = typeof products.$inferSelect;
 
 /** The designation in the locale asked for; a row missing that language falls back to en, then pt. */
-function designationIn(designation: Partial<ProductDesignations>, locale: Locale): string {
+export function designationIn(designation: Partial<ProductDesignations>, locale: Locale): string {
   return designation[locale] || designation.en || designation.pt || designation['pt-BR'] || '';
 }
 

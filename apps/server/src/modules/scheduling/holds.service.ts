@@ -10,6 +10,7 @@ import { assertAllowed } from '../../plugins/rate-limiter.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { findProfile, listProfiles } from '../availability/availability-profiles.ts';
 import { busyRangesOfVet, occupiesVet } from './busy-ranges.ts';
+import { releaseHoldsWhere } from './hold-release-job.ts';
 import { canHoldSlot, canReleaseHold } from './scheduling.policy.ts';
 import { engineProfile, findActiveVet } from './slots.service.ts';
 import { isExclusionViolation } from '../../db/sql-state.ts';
@@ -82,19 +83,17 @@ export async function createHold(
         .from(calendarEvents)
         .where(and(eq(calendarEvents.customerUserId, actor.userId), eq(calendarEvents.kind, 'hold'), occupiesVet(now)));
       if ((live?.holds ?? 0) >= MAX_LIVE_HOLDS_PER_CUSTOMER) throw tooManyHolds();
-      await tx
-        .update(calendarEvents)
-        .set({ releasedAt: now })
-        .where(
-          and(
-            eq(calendarEvents.vetUserId, vet.userId),
-            eq(calendarEvents.kind, 'hold'),
-            isNull(calendarEvents.releasedAt),
-            lte(calendarEvents.expiresAt, now),
-            lt(calendarEvents.startsAt, end),
-            gt(calendarEvents.endsAt, start),
-          ),
-        );
+      // Expired holds in the way are released as the job releases them (an unpaid appointment on one fails).
+      await releaseHoldsWhere(
+        tx,
+        and(
+          eq(calendarEvents.vetUserId, vet.userId),
+          lte(calendarEvents.expiresAt, now),
+          lt(calendarEvents.startsAt, end),
+          gt(calendarEvents.endsAt, start),
+        ),
+        now,
+      );
       await tx.insert(calendarEvents).values({
         eventId,
         vetUserId: vet.userId,

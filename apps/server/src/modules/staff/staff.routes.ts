@@ -47,7 +47,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
       schema: {
         tags: ['users'],
         summary:
-          'Users of a type (manager); customers and vets get the public view of active vets only (user_id, name, specialty)',
+          'Users of a type (manager); customers and vets get the public view of active vets only (user_id, vet_id, name, specialty)',
         security,
         params: userTypeParamsSchema,
         response: { 200: z.union([z.array(userRowSchema), z.array(publicVetSchema)]) },

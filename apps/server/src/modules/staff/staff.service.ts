@@ -41,7 +41,7 @@ export async function listUsers(deps: Deps, actor: Actor, type: UserType): Promi
   if (!canListUsers(actor)) {
     if (type === 'vet' && canListPublicVets(actor)) {
       return db
-        .select({ user_id: users.id, name: users.name, specialty: vets.specialty })
+        .select({ user_id: users.id, vet_id: vets.id, name: users.name, specialty: vets.specialty })
         .from(vets)
         .innerJoin(users, eq(users.id, vets.userId))
         .where(eq(users.active, true))

@@ -485,7 +485,7 @@ describe('GET /api/users/{type}', () => {
   });
 
   it.each(['customer', 'vet', 'otherVet'] as const)(
-    'gives %s only the public view of active vets (user_id, name, specialty), by name, never contact data',
+    'gives %s only the public view of active vets (user_id, vet_id, name, specialty), by name, never contact data',
     async (role) => {
       // An inactive vet (removed earlier) is not offered for booking.
       await buildVet(t.db, { email: 'gone@clinic.test', name: 'Abel', phone: '217777777', active: false });
@@ -494,13 +494,13 @@ describe('GET /api/users/{type}', () => {
       expect(response.statusCode).toBe(200);
       const body = response.json<Record<string, unknown>[]>();
       expect(body).toStrictEqual([
-        { user_id: expect.any(Number), name: 'Bia', specialty: 'Dentistry' },
-        { user_id: w.vet.user.id, name: 'Rui', specialty: 'Orthopaedics' },
-        { user_id: w.otherVet.user.id, name: 'Sara', specialty: 'Dermatology' },
+        { user_id: expect.any(Number), vet_id: expect.any(Number), name: 'Bia', specialty: 'Dentistry' },
+        { user_id: w.vet.user.id, vet_id: w.vet.vet.id, name: 'Rui', specialty: 'Orthopaedics' },
+        { user_id: w.otherVet.user.id, vet_id: w.otherVet.vet.id, name: 'Sara', specialty: 'Dermatology' },
       ]);
-      for (const row of body) expect(Object.keys(row).sort()).toEqual(['name', 'specialty', 'user_id']);
+      for (const row of body) expect(Object.keys(row).sort()).toEqual(['name', 'specialty', 'user_id', 'vet_id']);
       // No email, phone, discount or calendar data, under any key.
-      for (const secret of ['@', '213456789', '219876543', '216666666', 'discount', 'calendar', 'tok"', 'vet_id']) {
+      for (const secret of ['@', '213456789', '219876543', '216666666', 'discount', 'calendar', 'tok"']) {
         expect(response.body).not.toContain(secret);
       }
     },

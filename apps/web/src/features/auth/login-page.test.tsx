@@ -26,6 +26,8 @@ describe('LoginPage', () => {
         support_email: 's@x.test',
         insurance_enabled: false,
         access_codes_enabled: true,
+        payment_provider: 'builtin',
+        ga_measurement_id: null,
       }),
     );
     await loadClientConfig();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
@@ -61,10 +61,25 @@ function pendingChanges(drafts: DraftPet[], removed: number[], saved: Pet[]): Pe
 export function CustomerDataPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const isOwner = user?.type === 'customer';
   const email = isOwner ? user.email : (search.get('email') ?? undefined);
   const customer = useCustomer(email);
+  const paymentCanceled = search.has('payment_canceled');
+
+  // Back from a canceled payment (the checkout sends customers here: SPEC §2.2 lets them go on to /customer).
+  useEffect(() => {
+    if (!paymentCanceled) return;
+    notifySuccess(t('booking.payment_canceled'));
+    setSearch(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('payment_canceled');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [paymentCanceled, setSearch, t]);
 
   if (!user) return null;
   const heading = isOwner

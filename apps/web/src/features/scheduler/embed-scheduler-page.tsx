@@ -5,24 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
 import type { FreeSlotDto, Hold } from '@vetcall/shared/schemas/scheduling';
 import { addDaysToDateKey } from '@vetcall/shared/scheduling/zoned-time';
-import { SCHEDULING_WINDOW_MONTHS } from '@vetcall/shared/constants';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { useSession } from '../../lib/auth-store';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { browserTimeZone, formatDateKey, formatDateTime, formatTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { useFreeSlots } from '../availability/api/availability';
+import { lastBookableDate } from './booking-window';
 import { postToParent } from './scheduler-messages';
 import classes from './embed-scheduler-page.module.css';
-
-/** The last date a customer may book: one month from today (SPEC §5 Scheduling date). */
-export function lastBookableDate(today: string): string {
-  const [year, month, day] = today.split('-').map(Number) as [number, number, number];
-  const target = new Date(Date.UTC(year, month - 1 + SCHEDULING_WINDOW_MONTHS, 1));
-  const lastOfMonth = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, lastOfMonth));
-  return target.toISOString().slice(0, 10);
-}
 
 function positiveInteger(value: string | null): number | undefined {
   return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : undefined;

@@ -42,6 +42,8 @@ describe('VetPage', () => {
         support_email: 's@x.test',
         insurance_enabled: false,
         access_codes_enabled: false,
+        payment_provider: 'builtin',
+        ga_measurement_id: null,
       }),
     );
     await loadClientConfig();

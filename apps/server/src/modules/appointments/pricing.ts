@@ -1,0 +1,108 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Locale } from '@vetcall/shared/locales';
+import { normalizeAccessCode } from '@vetcall/shared/schemas/access-code';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { accessCodes, products, users, vets } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { assertAllowed } from '../../plugins/rate-limiter.ts';
+import { ACCESS_CODE_RATE_LIMITS, isWithinDates } from '../access-codes/access-codes.service.ts';
+import type { Actor } from '../auth/auth.service.ts';
+import { designationIn } from '../products/products.service.ts';
+
+/** What a booking costs, computed on the server only (ARCHITECTURE §4 Money: integer cents, EUR). */
+export interface BookingPrice {
+  /** The product's price, before the vet's discount. */
+  listPriceCents: number;
+  discountPercent: number;
+  /** What the customer pays: 0 with an included access code. */
+  priceCents: number;
+  itemName: string;
+  included: boolean;
+  accessCodeId: number | null;
+}
+
+export const noProduct = () =>
+  new AppError('no_product', 409, { message: 'No consultation product is on sale; ask the clinic to set one up.' });
+export const invalidAccessCode = () =>
+  new AppError('invalid_access_code', 400, {
+    message: 'The access code is not valid.',
+    fields: { access_code: 'invalid_value' },
+  });
+
+/** The vet's discount percent (0–100) knocked off the list price, rounded to the nearest cent. */
+export const discountedCents = (listPriceCents: number, discountPercent: number): number =>
+  Math.round((listPriceCents * (100 - discountPercent)) / 100);
+
+/** An active vet by user id (SPEC appointment_data vet_user_id), with the discount that prices them. */
+export async function findBookableVet(db: Pick<Database, 'select'>, vetUserId: number) {
+  const [row] = await db
+    .select({ userId: users.id, discount: vets.discount })
+    .from(vets)
+    .innerJoin(users, eq(users.id, vets.userId))
+    .where(and(eq(vets.userId, vetUserId), eq(users.active, true), eq(users.type, 'vet')))
+    .limit(1);
+  return row;
+}
+
+/** What is sold: the first product (SPEC §3 Product; the clinic sells one consultation). */
+async function findConsultationProduct(db: Pick<Database, 'select'>) {
+  const [row] = await db.select().from(products).orderBy(asc(products.id)).limit(1);
+  return row;
+}
+
+/**
+ * A typed access code, checked as POST /api/appointmentsaccesscodes/validate checks it (exists, not
+ * disabled, dates cover today): the code's row, or 400 invalid_access_code.
+ */
+async function findValidAccessCode(db: Pick<Database, 'select'>, code: string, now: Date) {
+  const [row] = await db
+    .select()
+    .from(accessCodes)
+    .where(eq(accessCodes.code, normalizeAccessCode(code)))
+    .limit(1);
+  if (!row || row.disabledAt !== null || !isWithinDates(row, now)) throw invalidAccessCode();
+  return row;
+}
+
+/**
+ * The price of booking a vet: the product's price minus the vet's discount, or 0 with a valid included
+ * access code (a valid code that is not included changes nothing but is remembered). Unknown or
+ * inactive vet: 404; no product: 409 no_product; a bad code: 400 invalid_access_code. With access codes
+ * turned off (ACCESS_CODES_ENABLED=false) a code is ignored.
+ */
+export async function priceBooking(
+  db: Pick<Database, 'select'>,
+  input: { vetUserId: number; accessCode?: string; locale: Locale; now: Date; accessCodesEnabled: boolean },
+): Promise<BookingPrice> {
+  const vet = await findBookableVet(db, input.vetUserId);
+  if (!vet) throw notFound();
+  const product = await findConsultationProduct(db);
+  if (!product) throw noProduct();
+  const typed = input.accessCodesEnabled ? input.accessCode?.trim() : undefined;
+  const code = typed ? await findValidAccessCode(db, typed, input.now) : undefined;
+  const included = code?.included ?? false;
+  return {
+    listPriceCents: product.priceCents,
+    discountPercent: vet.discount,
+    priceCents: included ? 0 : discountedCents(product.priceCents, vet.discount),
+    itemName: designationIn(product.designation, input.locale),
+    included,
+    accessCodeId: code?.id ?? null,
+  };
+}
+
+/**
+ * A code typed for a quote or a booking counts against the same per-IP and per-user budget as the
+ * validate route, so neither can be used to guess codes faster.
+ */
+export async function countAccessCodeAttempt(
+  deps: Pick<AppContext, 'limiter'>,
+  actor: Actor,
+  ip: string,
+): Promise<void> {
+  assertAllowed(
+    await deps.limiter.hit(`access-code-validate:ip:${ip}`, ACCESS_CODE_RATE_LIMITS.validatePerIp),
+    await deps.limiter.hit(`access-code-validate:user:${actor.userId}`, ACCESS_CODE_RATE_LIMITS.validatePerUser),
+  );
+}

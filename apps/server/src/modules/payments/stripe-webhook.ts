@@ -1,0 +1,150 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { appointments, paymentEvents } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import {
+  parseCheckoutSession,
+  type StripeCheckoutSession,
+  verifyStripeSignature,
+} from '../../providers/payments/stripe.ts';
+import { endUnpaidAppointment, markAppointmentPaid } from './mark-paid.ts';
+import type { NotifyDeps } from './request-emails.ts';
+
+export type WebhookDeps = NotifyDeps & { webhookSecret: string };
+
+const stripeEventSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+type StripeEvent = z.infer<typeof stripeEventSchema>;
+
+const signatureInvalid = () => new AppError('webhook_signature_invalid', 400);
+
+/**
+ * POST /api/payment/webhook/stripe. The signature is checked on the raw body (stripe.ts), then the event
+ * is handled once: its id goes into payment_events first (a replay or a retry of a handled event finds it
+ * there and changes nothing). When handling fails unexpectedly the id is taken out again and the error
+ * answers 500, so Stripe delivers the event again.
+ *
+ * - checkout.session.completed (payment_status 'paid') and checkout.session.async_payment_succeeded: the
+ *   appointment with that payment hash is marked paid, if Stripe took its price in EUR;
+ * - checkout.session.expired and checkout.session.async_payment_failed: an appointment still waiting for
+ *   this session's payment ends as TK_PaymentFailed and its slot is given back. Arriving after the payment
+ *   (out of order) it changes nothing: the state machine has no way back from paid.
+ * - anything else: acknowledged and ignored.
+ */
+export async function handleStripeWebhook(
+  deps: WebhookDeps,
+  rawBody: Buffer | undefined,
+  signatureHeader: string | undefined,
+): Promise<{ received: true }> {
+  const now = deps.clock.now();
+  if (!rawBody || !verifyStripeSignature(rawBody, signatureHeader, deps.webhookSecret, now)) throw signatureInvalid();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new AppError('invalid_json', 400);
+  }
+  const event = stripeEventSchema.safeParse(parsed);
+  if (!event.success) throw new AppError('validation_failed', 400, { message: 'Not a Stripe event.' });
+
+  const [fresh] = await deps.db
+    .insert(paymentEvents)
+    .values({ id: event.data.id, provider: 'stripe', type: event.data.type, receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: paymentEvents.id });
+  if (!fresh) {
+    deps.log.info({ eventId: event.data.id, type: event.data.type }, 'stripe event already handled');
+    return { received: true };
+  }
+  try {
+    await applyEvent(deps, event.data);
+  } catch (error) {
+    await deps.db.delete(paymentEvents).where(eq(paymentEvents.id, event.data.id));
+    throw error;
+  }
+  return { received: true };
+}
+
+function sessionOf(event: StripeEvent): StripeCheckoutSession {
+  try {
+    return parseCheckoutSession(event.data.object);
+  } catch (error) {
+    throw new AppError('validation_failed', 400, { message: 'The event carries no Checkout Session.', cause: error });
+  }
+}
+
+async function applyEvent(deps: WebhookDeps, event: StripeEvent): Promise<void> {
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = sessionOf(event);
+      // Delayed payment methods complete the session unpaid; async_payment_succeeded follows.
+      if (session.payment_status !== 'paid') return;
+      return paySession(deps, event, session);
+    }
+    case 'checkout.session.async_payment_succeeded':
+      return paySession(deps, event, sessionOf(event));
+    case 'checkout.session.expired':
+    case 'checkout.session.async_payment_failed':
+      return failSession(deps, event, sessionOf(event));
+    default:
+      deps.log.info({ eventId: event.id, type: event.type }, 'stripe event ignored');
+  }
+}
+
+async function appointmentOfSession(deps: WebhookDeps, event: StripeEvent, session: StripeCheckoutSession) {
+  const paymentHash = session.client_reference_id ?? session.metadata.payment_hash;
+  const [appointment] = paymentHash
+    ? await deps.db.select().from(appointments).where(eq(appointments.paymentHash, paymentHash)).limit(1)
+    : [];
+  if (!appointment) {
+    deps.log.warn({ eventId: event.id, sessionId: session.id }, 'stripe event for no known appointment');
+  }
+  return appointment ?? null;
+}
+
+async function paySession(deps: WebhookDeps, event: StripeEvent, session: StripeCheckoutSession): Promise<void> {
+  const appointment = await appointmentOfSession(deps, event, session);
+  if (!appointment) return;
+  if (session.currency !== 'eur' || session.amount_total !== appointment.priceCents) {
+    deps.log.error(
+      {
+        eventId: event.id,
+        sessionId: session.id,
+        appointmentId: appointment.id,
+        amountTotal: session.amount_total,
+        currency: session.currency,
+        priceCents: appointment.priceCents,
+      },
+      'REFUND NEEDED: Stripe took an amount that is not the appointment’s price; not marked paid',
+    );
+    return;
+  }
+  try {
+    await markAppointmentPaid(deps, appointment.id, {
+      provider: 'stripe',
+      reference: session.id,
+      amountCents: session.amount_total,
+    });
+  } catch (error) {
+    // Recorded on the appointment and logged for a refund by markAppointmentPaid; Stripe needs no retry.
+    if (error instanceof AppError && error.code === 'payment_closed') return;
+    throw error;
+  }
+}
+
+async function failSession(deps: WebhookDeps, event: StripeEvent, session: StripeCheckoutSession): Promise<void> {
+  const appointment = await appointmentOfSession(deps, event, session);
+  if (!appointment) return;
+  // A session the appointment no longer waits for (it has another) says nothing about it.
+  if (appointment.providerReference && appointment.providerReference !== session.id) return;
+  const ended = await endUnpaidAppointment(deps, appointment.id, 'TK_PaymentFailed');
+  if (!ended) {
+    deps.log.info(
+      { eventId: event.id, appointmentId: appointment.id, status: appointment.status },
+      'stripe session ended for an appointment no longer waiting for payment; nothing changed',
+    );
+  }
+}

@@ -1,0 +1,237 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import type { Pet } from '@vetcall/shared/schemas/pet';
+import { authStore } from '../../lib/auth-store';
+import { loadClientConfig } from '../../lib/client-config';
+import { initTestI18n, renderRoutes } from '../../test/render';
+import { BookingForm } from './booking-form';
+import { forgetSchedulerEvents } from './scheduler-events';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** Three days ahead: inside the booking window (tests run with TZ=UTC). */
+const DATE = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+
+const pet = { pet_id: 7, name: 'Bolinha', archived: false } as Pet;
+const vets = [
+  { user_id: 11, vet_id: 2, name: 'Dr. Rui', specialty: 'Dermatology' },
+  { user_id: 12, vet_id: 3, name: 'Dra. Ana', specialty: '' },
+];
+
+interface Calls {
+  created: { data: Record<string, unknown>; files: string[] }[];
+}
+
+function server(options: { availableVetIds?: number[]; createStatus?: number } = {}): Calls {
+  const calls: Calls = { created: [] };
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input);
+    if (url === '/api/client-config') {
+      return json(200, {
+        environment: 'test',
+        website_url: 'https://site.test',
+        support_email: 's@x.test',
+        insurance_enabled: false,
+        access_codes_enabled: true,
+        payment_provider: 'builtin',
+        ga_measurement_id: null,
+      });
+    }
+    if (url.startsWith('/api/vets/withavailability/')) return json(200, options.availableVetIds ?? [11]);
+    if (url === '/api/appointmentsaccesscodes/validate') {
+      const { code } = JSON.parse(String(init?.body)) as { code: string };
+      return json(200, { valid: code === 'DEMO-NORMAL', included: false });
+    }
+    if (url.startsWith('/api/appointments/quote?')) {
+      return json(200, {
+        price_cents: 2125,
+        list_price_cents: 2500,
+        discount_percent: 15,
+        item_name: 'Video consultation',
+        included: false,
+        currency: 'EUR',
+      });
+    }
+    if (url === '/api/appointments' && init?.method === 'POST') {
+      const form = init.body as FormData;
+      calls.created.push({
+        data: JSON.parse(String(form.get('appointment_data'))) as Record<string, unknown>,
+        files: form.getAll('files[]').map((file) => (file as File).name),
+      });
+      if (options.createStatus) return json(options.createStatus, { error: 'hold_expired', message: 'lapsed' });
+      return json(201, {
+        appointment_hash: 'a'.repeat(22),
+        payment_hash: 'p'.repeat(22),
+        price_cents: 2125,
+        item_name: 'Video consultation',
+        included: false,
+      });
+    }
+    return json(404, { error: 'not_found', message: url });
+  });
+  return calls;
+}
+
+async function fillForm() {
+  fireEvent.change(screen.getByLabelText(/^Access code/), { target: { value: ' demo-normal ' } });
+  expect(await screen.findByText('Valid access code.')).toBeTruthy();
+  fireEvent.change(screen.getByLabelText(/^Chief complaint/), { target: { value: 'Itching since Monday' } });
+  fireEvent.change(screen.getByLabelText(/^Date/), { target: { value: DATE } });
+}
+
+function postSchedulerMessage(data: unknown) {
+  act(() => {
+    window.dispatchEvent(new MessageEvent('message', { data, origin: window.location.origin }));
+  });
+}
+
+describe('BookingForm', () => {
+  beforeAll(async () => {
+    await initTestI18n();
+  });
+  beforeEach(async () => {
+    server();
+    await loadClientConfig();
+    vi.restoreAllMocks();
+    authStore.setSession('tok-123', { user_id: 5, type: 'customer', name: 'Rita', email: 'rita@x.test', locale: 'en' });
+    forgetSchedulerEvents();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    authStore.clear();
+    notifications.clean();
+    notifications.cleanQueue();
+  });
+
+  it('asks for pets first and keeps the complaint and the schedule button disabled without them', async () => {
+    server();
+    renderRoutes(
+      [{ path: '/customer', element: <BookingForm pets={[]} vets={vets} customerEmail="rita@x.test" /> }],
+      '/customer',
+    );
+    expect(screen.getByText('Add your pets before booking a consultation.')).toBeTruthy();
+    expect((screen.getByLabelText(/^Chief complaint/) as HTMLTextAreaElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Schedule' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('enables Schedule only with both consents and a valid code; an invalid code says so', async () => {
+    server();
+    renderRoutes(
+      [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+      '/customer',
+    );
+    const scheduleButton = () => screen.getByRole('button', { name: 'Schedule' }) as HTMLButtonElement;
+    fireEvent.change(screen.getByLabelText(/^Access code/), { target: { value: 'WRONG' } });
+    expect(await screen.findByText('Invalid access code.')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/privacy policy/));
+    fireEvent.click(screen.getByLabelText(/terms of telemedicine/));
+    expect(scheduleButton().disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText(/^Access code/), { target: { value: 'demo-normal' } });
+    expect(await screen.findByText('Valid access code.')).toBeTruthy();
+    expect(scheduleButton().disabled).toBe(false);
+  });
+
+  it('offers the vets free that date, shows the discounted price, and sends one request per event id', async () => {
+    const calls = server();
+    const submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => undefined);
+    renderRoutes(
+      [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+      '/customer',
+    );
+    await fillForm();
+    const vetSelect = screen.getByLabelText(/^Vet/) as HTMLSelectElement;
+    await waitFor(() => expect(vetSelect.disabled).toBe(false));
+    expect([...vetSelect.options].map((option) => option.text)).toEqual(['Choose a vet', 'Dr. Rui · Dermatology']);
+    fireEvent.change(vetSelect, { target: { value: '11' } });
+    expect(await screen.findByText(/Price: €21\.25/)).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/privacy policy/));
+    fireEvent.click(screen.getByLabelText(/terms of telemedicine/));
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+
+    const frame = (await screen.findByTitle('Scheduling calendar')) as HTMLIFrameElement;
+    const src = new URL(frame.src, window.location.origin);
+    expect(src.pathname).toBe('/embed/scheduler');
+    expect(src.searchParams.get('vet_id')).toBe('2');
+    expect(src.searchParams.get('date')).toBe(DATE);
+
+    const message = { status: 'success', eventId: 'E'.repeat(22), startTime: `${DATE}T10:00:00.000Z` };
+    postSchedulerMessage(message);
+    postSchedulerMessage(message);
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(1));
+    expect(calls.created).toHaveLength(1);
+    expect(calls.created[0]!.data).toMatchObject({
+      customer_user_id: 5,
+      pet_id: 7,
+      vet_user_id: 11,
+      description: 'Itching since Monday',
+      schedule: `${DATE}T10:00:00.000Z`,
+      calendar_event_id: 'E'.repeat(22),
+      access_code: 'DEMO-NORMAL',
+    });
+    const form = submit.mock.contexts[0] as HTMLFormElement;
+    expect(form.action).toMatch(/\/api\/payment\/en$/);
+    expect(Object.fromEntries(new FormData(form))).toEqual({
+      payment_hash: 'p'.repeat(22),
+      payment_email: 'rita@x.test',
+      customer_user_id: '5',
+      auth_token: 'tok-123',
+      ga_client_id: '',
+      appointment_included: '0',
+    });
+  });
+
+  it('ignores messages from another origin', async () => {
+    const calls = server();
+    renderRoutes(
+      [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+      '/customer',
+    );
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: { status: 'success', eventId: 'X'.repeat(22), startTime: `${DATE}T10:00:00.000Z` },
+          origin: 'https://evil.example',
+        }),
+      );
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls.created).toHaveLength(0);
+  });
+
+  it('shows the form again with the reason when the request fails', async () => {
+    server({ createStatus: 409 });
+    renderRoutes(
+      [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+      '/customer',
+    );
+    await fillForm();
+    const vetSelect = screen.getByLabelText(/^Vet/) as HTMLSelectElement;
+    await waitFor(() => expect(vetSelect.disabled).toBe(false));
+    fireEvent.change(vetSelect, { target: { value: '11' } });
+    fireEvent.click(screen.getByLabelText(/privacy policy/));
+    fireEvent.click(screen.getByLabelText(/terms of telemedicine/));
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    await screen.findByTitle('Scheduling calendar');
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    postSchedulerMessage({ status: 'success', eventId: 'F'.repeat(22), startTime: `${DATE}T10:00:00.000Z` });
+    expect(
+      await screen.findByText('Your reservation of this time has lapsed. Please choose a time again.'),
+    ).toBeTruthy();
+    expect(screen.queryByTitle('Scheduling calendar')).toBeNull();
+  });
+
+  it('clears a selection of files over 20 MB with a toast', async () => {
+    server();
+    renderRoutes(
+      [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+      '/customer',
+    );
+    const big = new File(['x'], 'scan.mp4', { type: 'video/mp4' });
+    Object.defineProperty(big, 'size', { value: 20_971_521 });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [big] } });
+    expect(await screen.findByText('Max files size exceeded.')).toBeTruthy();
+  });
+});

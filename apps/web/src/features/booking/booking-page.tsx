@@ -1,0 +1,35 @@
+import { useTranslation } from 'react-i18next';
+import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
+import { QueryContent } from '../../components/ui/query-content';
+import { useSession } from '../../lib/auth-store';
+import { currentLocale } from '../../lib/i18n';
+import { useCustomer } from '../customers/api/customers';
+import { useCustomerPets } from '../pets/api/pets';
+import { usePublicVets } from '../staff/api/staff';
+import { BookingForm } from './booking-form';
+
+/** /customer, mode appointment_req (SPEC §2.4): the customer's booking screen. */
+export function BookingPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const isCustomer = user?.type === 'customer';
+  const customer = useCustomer(isCustomer ? user.email : undefined);
+  const pets = useCustomerPets(customer.data?.customer_id, currentLocale());
+  const vets = usePublicVets(isCustomer);
+  if (!isCustomer) return null;
+  return (
+    <AuthenticatedLayout heading={t('modes.customer.appointment_req')}>
+      <div data-testid="mode-content" data-mode="appointment_req">
+        <QueryContent query={vets} errorKey="booking.load_error">
+          {(vetList) => (
+            <QueryContent query={pets} errorKey="booking.load_error">
+              {(petList) => (
+                <BookingForm pets={petList.filter((pet) => !pet.archived)} vets={vetList} customerEmail={user.email} />
+              )}
+            </QueryContent>
+          )}
+        </QueryContent>
+      </div>
+    </AuthenticatedLayout>
+  );
+}

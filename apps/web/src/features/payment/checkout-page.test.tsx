@@ -1,0 +1,156 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import type { Checkout } from '@vetcall/shared/schemas/booking';
+import { authStore } from '../../lib/auth-store';
+import { initTestI18n, renderRoutes } from '../../test/render';
+import { CheckoutPage } from './checkout-page';
+import { leavePage } from './leave-page';
+
+vi.mock('./leave-page', () => ({ leavePage: vi.fn() }));
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const checkout: Checkout = {
+  payment_hash: 'pay_abc123',
+  amount_cents: 3500,
+  currency: 'EUR',
+  item_name: 'Video consultation',
+  schedule: '2030-03-14T10:00:00.000Z',
+  vet_name: 'Dr. Vet',
+  pet_name: 'Rex',
+  status: 'TK_PendingPayment',
+  expires_at: '2030-03-01T09:30:00.000Z',
+};
+
+/** The built-in checkout's routes: the test cards behave as on the server. */
+function fakeCheckoutServer() {
+  const bodies: unknown[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input);
+    if (url === '/api/payment/checkout/pay_abc123') return json(200, checkout);
+    if (url === '/api/payment/checkout/pay_abc123/pay') {
+      const body = JSON.parse(String(init?.body)) as { card_number: string };
+      bodies.push(body);
+      return body.card_number.replace(/\s/g, '') === '4000000000000002'
+        ? json(402, { error: 'card_declined', message: 'declined' })
+        : json(200, { redirect_url: '/requestsent/pay_abc123' });
+    }
+    if (url === '/api/payment/checkout/pay_abc123/cancel')
+      return json(200, { redirect_url: '/customerdata?lang=en&access=customer&payment_canceled=1' });
+    return json(404, { error: 'not_found', message: url });
+  });
+  return bodies;
+}
+
+/** Pastes into a field, as a person filling a card in from a note would (one input event, so it stays fast). */
+async function pasteInto(label: RegExp, value: string) {
+  await userEvent.click(screen.getByLabelText(label));
+  await userEvent.paste(value);
+}
+
+async function fillCard(cardNumber: string) {
+  await pasteInto(/^Card number/, cardNumber);
+  await pasteInto(/^Expiry date/, '12/34');
+  await pasteInto(/^CVC/, '123');
+  await pasteInto(/^Name on card/, 'Ana Silva');
+}
+
+const routes = [
+  { path: '/checkout/:payment_hash', element: <CheckoutPage /> },
+  { path: '/', element: <p>login page</p> },
+];
+
+describe('CheckoutPage', () => {
+  beforeAll(async () => {
+    await initTestI18n();
+  });
+  beforeEach(() => {
+    authStore.setSession('tok', { user_id: 7, type: 'customer', name: 'Ana', email: 'ana@x.test', locale: 'en' });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.mocked(leavePage).mockClear();
+    authStore.clear();
+    notifications.clean();
+    notifications.cleanQueue();
+  });
+
+  it('shows what is bought, the amount in euros and the test cards', async () => {
+    fakeCheckoutServer();
+    renderRoutes(routes, '/checkout/pay_abc123');
+
+    expect(await screen.findByText('Video consultation')).toBeTruthy();
+    expect(screen.getByText('Dr. Vet')).toBeTruthy();
+    expect(screen.getByText('Rex')).toBeTruthy();
+    expect(screen.getByText('€35.00')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Pay €35.00' })).toBeTruthy();
+    expect(screen.getByText('Card 4242 4242 4242 4242 pays.')).toBeTruthy();
+    expect(screen.getByText('Card 4000 0000 0000 0002 is declined.')).toBeTruthy();
+  });
+
+  it('says a declined card on the page and stays', async () => {
+    const bodies = fakeCheckoutServer();
+    renderRoutes(routes, '/checkout/pay_abc123');
+    await screen.findByText('Video consultation');
+
+    await fillCard('4000 0000 0000 0002');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €35.00' }));
+
+    const main = screen.getByRole('main');
+    expect((await within(main).findByRole('alert')).textContent).toBe(
+      'The card was declined. Please use another card.',
+    );
+    expect(bodies).toEqual([{ card_number: '4000 0000 0000 0002', expiry: '12/34', cvc: '123', name: 'Ana Silva' }]);
+    expect(leavePage).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Pay €35.00' })).toBeTruthy();
+  });
+
+  it('goes where the server says after a successful payment', async () => {
+    fakeCheckoutServer();
+    renderRoutes(routes, '/checkout/pay_abc123');
+    await screen.findByText('Video consultation');
+
+    await fillCard('4242 4242 4242 4242');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €35.00' }));
+
+    await waitFor(() => expect(leavePage).toHaveBeenCalledWith('/requestsent/pay_abc123', '/requestsent/pay_abc123'));
+  });
+
+  it('checks the card form before sending anything', async () => {
+    const bodies = fakeCheckoutServer();
+    renderRoutes(routes, '/checkout/pay_abc123');
+    await screen.findByText('Video consultation');
+
+    await pasteInto(/^Expiry date/, '13/34');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €35.00' }));
+
+    expect(screen.getAllByText('Invalid format.').length).toBeGreaterThan(0);
+    expect(bodies).toEqual([]);
+  });
+
+  it('cancels and returns to the booking screen', async () => {
+    fakeCheckoutServer();
+    renderRoutes(routes, '/checkout/pay_abc123');
+    await screen.findByText('Video consultation');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel payment' }));
+    await waitFor(() =>
+      expect(leavePage).toHaveBeenCalledWith(
+        '/customerdata?lang=en&access=customer&payment_canceled=1',
+        '/customerdata?lang=en&access=customer&payment_canceled=1',
+      ),
+    );
+  });
+
+  it('needs a customer session', async () => {
+    fakeCheckoutServer();
+    authStore.clear();
+    const { router } = renderRoutes(routes, '/checkout/pay_abc123');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByText('Invalid access. Please log in.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,144 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { PaymentLookup } from '@vetcall/shared/schemas/booking';
+import { authStore } from '../../lib/auth-store';
+import { loadClientConfig } from '../../lib/client-config';
+import { initTestI18n, renderRoutes } from '../../test/render';
+import { RequestSentPage } from './request-sent-page';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const paid: PaymentLookup = {
+  payment_hash: 'pay_abc123',
+  status: 'TK_Requested',
+  paid: true,
+  value: 3500,
+  item_name: 'Video consultation',
+  is_first_purchase: true,
+  schedule: '2030-03-14T10:00:00.000Z',
+  vet_name: 'Dr. Vet',
+  pet_name: 'Rex',
+};
+const unpaid: PaymentLookup = { ...paid, status: 'TK_PendingPayment', paid: false };
+
+/** Answers the lookups in turn (the last one repeats) and records every call. */
+function fakeServer(lookups: { status: number; body: unknown }[]) {
+  const calls: string[] = [];
+  let served = 0;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input);
+    calls.push(`${init?.method ?? 'GET'} ${url}`);
+    if (url === '/api/appointments/paymenthash/pay_abc123') {
+      const answer = lookups[Math.min(served, lookups.length - 1)]!;
+      served += 1;
+      return json(answer.status, answer.body);
+    }
+    if (url === '/api/appointments/confirmpayment/pay_abc123/en') return json(200, { success: true });
+    return json(404, { error: 'not_found', message: url });
+  });
+  return calls;
+}
+
+const routes = [
+  { path: '/requestsent/:payment_hash', element: <RequestSentPage pollIntervalMs={5} pollAttempts={3} /> },
+  { path: '/requestconfirmed/', element: <p>request confirmed page</p> },
+];
+
+describe('RequestSentPage', () => {
+  beforeAll(async () => {
+    await initTestI18n();
+  });
+  beforeEach(async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      json(200, {
+        environment: 'test',
+        website_url: 'https://site.test',
+        support_email: 'support@vetcall.test',
+        insurance_enabled: false,
+        access_codes_enabled: false,
+        payment_provider: 'builtin',
+        ga_measurement_id: null,
+      }),
+    );
+    await loadClientConfig();
+    vi.restoreAllMocks();
+    authStore.setSession('tok', { user_id: 7, type: 'customer', name: 'Ana', email: 'ana@x.test', locale: 'en' });
+    // The page logs why a validation failed; the tests check what the person sees instead.
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+    authStore.clear();
+  });
+
+  it('looks the payment up, confirms it in the current language and goes on to Request Confirmed', async () => {
+    const calls = fakeServer([{ status: 200, body: paid }]);
+    const { router } = renderRoutes(routes, '/requestsent/pay_abc123');
+
+    expect(screen.getByRole('status').textContent).toContain('Validating your payment');
+    expect(await screen.findByText(/Your request has been sent to our specialist/)).toBeTruthy();
+    expect(calls).toEqual([
+      'GET /api/appointments/paymenthash/pay_abc123',
+      'PUT /api/appointments/confirmpayment/pay_abc123/en',
+    ]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/requestconfirmed/'));
+    expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
+      paymentHash: 'pay_abc123',
+      lang: 'en',
+      value: '3500',
+      item_name: 'Video consultation',
+      is_first_purchase: 'true',
+    });
+  });
+
+  it('asks again while the payment is not marked paid yet (a late webhook)', async () => {
+    const calls = fakeServer([
+      { status: 200, body: unpaid },
+      { status: 200, body: paid },
+    ]);
+    renderRoutes(routes, '/requestsent/pay_abc123');
+
+    expect(await screen.findByText(/Your request has been sent/)).toBeTruthy();
+    expect(calls.filter((call) => call.startsWith('GET'))).toHaveLength(2);
+    expect(calls.filter((call) => call.startsWith('PUT'))).toHaveLength(1);
+  });
+
+  it('shows the payment problem with the support contact when the payment is unknown', async () => {
+    const calls = fakeServer([{ status: 404, body: { error: 'invalid_payment_hash', message: 'unknown' } }]);
+    renderRoutes(routes, '/requestsent/pay_abc123');
+
+    const alert = await within(await screen.findByRole('main')).findByRole('alert');
+    expect(alert.textContent).toContain('There was a problem validating your payment');
+    expect(alert.textContent).toContain('support@vetcall.test');
+    expect(alert.textContent).toContain('pay_abc123');
+    expect(calls).toEqual(['GET /api/appointments/paymenthash/pay_abc123']);
+  });
+
+  it('gives up after the last look when the payment never becomes paid, and can try again', async () => {
+    const calls = fakeServer([{ status: 200, body: unpaid }]);
+    renderRoutes(routes, '/requestsent/pay_abc123');
+
+    expect((await within(await screen.findByRole('main')).findByRole('alert')).textContent).toContain(
+      'There was a problem validating your payment',
+    );
+    expect(calls).toHaveLength(3);
+    expect(calls.some((call) => call.startsWith('PUT'))).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(calls).toHaveLength(6));
+  });
+
+  it('does not confirm a payment that failed or was canceled', async () => {
+    const calls = fakeServer([{ status: 200, body: { ...unpaid, status: 'TK_Canceled' } }]);
+    renderRoutes(routes, '/requestsent/pay_abc123');
+
+    expect((await within(await screen.findByRole('main')).findByRole('alert')).textContent).toContain(
+      'There was a problem validating your payment',
+    );
+    expect(calls).toEqual(['GET /api/appointments/paymenthash/pay_abc123']);
+  });
+});

@@ -1,0 +1,124 @@
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { firstLink, waitForMail } from '../support/outbox';
+
+test.use({ timezoneId: 'Europe/Lisbon' });
+
+/** The date of the next `weekday` (0 Sunday … 6 Saturday) at least two days ahead in Lisbon, 'YYYY-MM-DD'. */
+function nextWeekday(weekday: number): string {
+  const today = new Date(new Date().toLocaleString('en-US', { timeZone: 'Europe/Lisbon' }));
+  let days = (weekday - today.getDay() + 7) % 7;
+  if (days < 2) days += 7;
+  return new Date(Date.UTC(today.getFullYear(), today.getMonth(), today.getDate() + days)).toISOString().slice(0, 10);
+}
+
+/** A 1×1 PNG: the customer's photo of the pet. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Fills the booking form, opens the scheduler and reserves `time` on `date` with the demo vet. */
+async function bookUntilPayment(page: Page, options: { code: string; date: string; time: string; complaint: string }) {
+  await logIn(page, DEMO.customer.email);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Schedule appointment');
+  await page.getByLabel(/^Access code/).fill(options.code);
+  await expect(page.getByText(/^Valid access code/)).toBeVisible();
+  await page.getByLabel(/^Pet/).selectOption({ label: 'Bolinha' });
+  await page.getByLabel(/^Chief complaint/).fill(options.complaint);
+  await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: PNG });
+  await page.getByLabel(/^Date/).fill(options.date);
+  const vet = page.getByLabel(/^Vet/);
+  await expect(vet).toBeEnabled();
+  await vet.selectOption({ label: `${DEMO.vet.name} · Small animal medicine` });
+  await page.getByLabel(/privacy policy/).check();
+  await page.getByLabel(/terms of telemedicine/).check();
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Schedule' }).click();
+  const scheduler = page.frameLocator('iframe[title="Scheduling calendar"]');
+  await scheduler.getByRole('group', { name: 'Free times' }).getByRole('button', { name: options.time }).click();
+  await scheduler.getByRole('button', { name: 'Reserve this time' }).click();
+}
+
+test('the demo customer books with a file, pays on the built-in checkout, and the vet confirms from the email', async ({
+  page,
+  browser,
+}) => {
+  const started = new Date();
+  const date = nextWeekday(3);
+  await bookUntilPayment(page, {
+    code: 'DEMO-NORMAL',
+    date,
+    time: '10:30',
+    complaint: 'Scratching her ears for a week.',
+  });
+
+  // The built-in checkout: what is bought and the amount, a test card.
+  await expect(page).toHaveURL(/\/checkout\/[A-Za-z0-9_-]+/);
+  await expect(page.getByText('€25.00').first()).toBeVisible();
+  await expectAccessible(page);
+  await page.getByLabel(/^Card number/).fill('4000 0000 0000 0002');
+  await page.getByLabel(/^Expiry/).fill('12/30');
+  await page.getByLabel(/^CVC/).fill('123');
+  await page.getByLabel(/^Name on card/).fill('Rita Carvalho');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByText('The card was declined. Please use another card.')).toBeVisible();
+  await page.getByLabel(/^Card number/).fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+
+  // Request Sent looks the payment up and confirms it, then Request Confirmed.
+  await expect(page).toHaveURL(/\/requestconfirmed\/?\?/, { timeout: 20_000 });
+  await expect(page).toHaveTitle('Appointment Request Confirmed');
+  const confirmed = new URL(page.url());
+  expect(confirmed.searchParams.get('value')).toBe('2500');
+  await expectAccessible(page);
+
+  // The vet's request mail links to the confirmation page and carries the chief complaint.
+  const request = await waitForMail(DEMO.vet.email, started, 15_000, (mail) =>
+    (mail.text ?? '').includes('/confirmappointment/'),
+  );
+  expect(request.text).toContain('Scratching her ears for a week.');
+  const customerMail = await waitForMail(DEMO.customer.email, started, 15_000);
+  expect(customerMail.subject).toBeTruthy();
+  const link = firstLink(request, '/confirmappointment/');
+
+  // The vet confirms (no login needed: the link and the vet's email).
+  const vetContext = await browser.newContext({ timezoneId: 'Europe/Lisbon' });
+  const vetPage = await vetContext.newPage();
+  const confirmingAt = new Date();
+  await vetPage.goto(new URL(link).pathname + '?lang=en');
+  await expect(vetPage).toHaveTitle('Appointment Confirmation');
+  await expectAccessible(vetPage);
+  await vetPage.getByLabel(/^Registered email/).fill(DEMO.vet.email);
+  await vetPage.getByRole('button', { name: /^Confirm/ }).click();
+  await expect(vetPage.getByText('Appointment confirmed')).toBeVisible();
+  const access = vetPage.getByRole('link', { name: 'Access appointment' });
+  const vetPin = (await access.getAttribute('href'))!.match(/\/appointment\/(\d{6})/)![1]!;
+
+  // Both parties get their own PIN, never the other's.
+  const vetMail = await waitForMail(DEMO.vet.email, confirmingAt, 15_000, (mail) =>
+    (mail.text ?? '').includes('/appointment/'),
+  );
+  const customerPinMail = await waitForMail(DEMO.customer.email, confirmingAt, 15_000, (mail) =>
+    (mail.text ?? '').includes('/appointment/'),
+  );
+  expect(firstLink(vetMail, '/appointment/')).toContain(`/appointment/${vetPin}`);
+  const customerPin = firstLink(customerPinMail, '/appointment/').match(/\/appointment\/(\d{6})/)![1]!;
+  expect(customerPin).not.toBe(vetPin);
+  expect(customerPinMail.text).not.toContain(vetPin);
+  expect(vetMail.text).not.toContain(customerPin);
+  expect(vetMail.attachments.some((file) => file.filename?.endsWith('.ics'))).toBe(true);
+  await vetContext.close();
+});
+
+test('a free access code skips the payment page', async ({ page }) => {
+  await bookUntilPayment(page, {
+    code: 'DEMO-FREE',
+    date: nextWeekday(4),
+    time: '15:00',
+    complaint: 'Annual check of the vaccination plan.',
+  });
+  await expect(page).toHaveURL(/\/requestconfirmed\/?\?/, { timeout: 20_000 });
+  expect(new URL(page.url()).searchParams.get('value')).toBe('0');
+  await expectAccessible(page);
+});
