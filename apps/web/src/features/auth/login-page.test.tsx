@@ -2,7 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { authStore } from '../../lib/auth-store';
-import { loadClientConfig } from '../../lib/client-config';
+import { loadTestClientConfig } from '../../test/client-config';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { LoginPage } from './login-page';
 
@@ -19,19 +19,7 @@ describe('LoginPage', () => {
     await initTestI18n();
   });
   beforeEach(async () => {
-    serverAnswering(() =>
-      json(200, {
-        environment: 'test',
-        website_url: 'https://site.test',
-        support_email: 's@x.test',
-        insurance_enabled: false,
-        access_codes_enabled: true,
-        payment_provider: 'builtin',
-        ga_measurement_id: null,
-      }),
-    );
-    await loadClientConfig();
-    vi.restoreAllMocks();
+    await loadTestClientConfig({ access_codes_enabled: true });
   });
   afterEach(() => {
     vi.restoreAllMocks();

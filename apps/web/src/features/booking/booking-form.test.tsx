@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import type { Pet } from '@vetcall/shared/schemas/pet';
 import { authStore } from '../../lib/auth-store';
-import { loadClientConfig } from '../../lib/client-config';
+import { loadTestClientConfig } from '../../test/client-config';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { BookingForm } from './booking-form';
 import { forgetSchedulerEvents } from './scheduler-events';
@@ -28,17 +28,6 @@ function server(options: { availableVetIds?: number[]; createStatus?: number } =
   const calls: Calls = { created: [] };
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = String(input);
-    if (url === '/api/client-config') {
-      return json(200, {
-        environment: 'test',
-        website_url: 'https://site.test',
-        support_email: 's@x.test',
-        insurance_enabled: false,
-        access_codes_enabled: true,
-        payment_provider: 'builtin',
-        ga_measurement_id: null,
-      });
-    }
     if (url.startsWith('/api/vets/withavailability/')) return json(200, options.availableVetIds ?? [11]);
     if (url === '/api/appointmentsaccesscodes/validate') {
       const { code } = JSON.parse(String(init?.body)) as { code: string };
@@ -92,9 +81,7 @@ describe('BookingForm', () => {
     await initTestI18n();
   });
   beforeEach(async () => {
-    server();
-    await loadClientConfig();
-    vi.restoreAllMocks();
+    await loadTestClientConfig({ access_codes_enabled: true });
     authStore.setSession('tok-123', { user_id: 5, type: 'customer', name: 'Rita', email: 'rita@x.test', locale: 'en' });
     forgetSchedulerEvents();
   });

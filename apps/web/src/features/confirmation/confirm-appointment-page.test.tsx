@@ -49,7 +49,14 @@ const routes = [
 ];
 
 const main = () => within(screen.getByRole('main'));
-const scheduleInput = () => screen.getByLabelText(/^Date and time/) as HTMLInputElement;
+const dateInput = () => screen.getByLabelText('Date') as HTMLInputElement;
+const timeSelect = () => screen.getByLabelText('Time (24-hour)') as HTMLSelectElement;
+const scheduleValue = () => `${dateInput().value}T${timeSelect().value}`;
+function setSchedule(value: string) {
+  const [date, time] = value.split('T') as [string, string];
+  fireEvent.change(dateInput(), { target: { value: date } });
+  fireEvent.change(timeSelect(), { target: { value: time } });
+}
 const emailInput = () => screen.getByLabelText(/^Registered email/) as HTMLInputElement;
 
 async function submitWith(email: string) {
@@ -78,9 +85,11 @@ describe('ConfirmAppointmentPage', () => {
     expect(await screen.findByText('Rex')).toBeTruthy();
     expect(screen.getByText('Dr. Vet')).toBeTruthy();
     expect(screen.getByText('Requested')).toBeTruthy();
-    expect(scheduleInput().value).toBe(wallClock(info.schedule));
-    expect(scheduleInput().type).toBe('datetime-local');
-    expect(scheduleInput().step).toBe('60');
+    expect(scheduleValue()).toBe(wallClock(info.schedule));
+    // SPEC §2.8: a 24-hour picker, whatever the browser's language.
+    expect(dateInput().type).toBe('date');
+    expect([...timeSelect().options].map((option) => option.text)).toContain('23:55');
+    expect([...timeSelect().options].some((option) => /AM|PM/.test(option.text))).toBe(false);
 
     await submitWith('vet@x.test');
 
@@ -106,7 +115,7 @@ describe('ConfirmAppointmentPage', () => {
     ]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
-    fireEvent.change(scheduleInput(), { target: { value: '2030-03-15T16:45' } });
+    setSchedule('2030-03-15T16:45');
 
     await submitWith('wrong@x.test');
 
@@ -116,7 +125,7 @@ describe('ConfirmAppointmentPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Check inserted email' }));
 
     expect(emailInput().value).toBe('wrong@x.test');
-    expect(scheduleInput().value).toBe('2030-03-15T16:45');
+    expect(scheduleValue()).toBe('2030-03-15T16:45');
     expect(document.activeElement).toBe(emailInput());
 
     await userEvent.clear(emailInput());
@@ -137,14 +146,14 @@ describe('ConfirmAppointmentPage', () => {
       'This time has just been taken. Please choose another slot.',
     );
     expect(emailInput().value).toBe('vet@x.test');
-    expect(document.activeElement).toBe(scheduleInput());
+    expect(document.activeElement).toBe(dateInput());
   });
 
   it('checks the email and the time before sending', async () => {
     const { confirmBodies } = fakeServer(info, [{ status: 200, body: { appointment_pin: '123456' } }]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
-    fireEvent.change(scheduleInput(), { target: { value: wallClock('2030-02-28T09:00:00.000Z') } });
+    setSchedule(wallClock('2030-02-28T09:00:00.000Z'));
 
     await submitWith('a@b.c');
 

@@ -14,6 +14,7 @@ import { browserTimeZone, formatDateTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { useFieldProps } from '../../lib/use-field-props';
 import { confirmAppointment, fetchAppointmentInfo } from './api/confirmation';
+import { DateTime24Input } from './datetime-24-input';
 import { parseLocalInputValue, timezoneDiffAt, toConfirmSchedule, toLocalInputValue } from './schedule-input';
 
 /** The vet confirms a requested appointment, or confirms a confirmed one again to get the same PIN. */
@@ -261,15 +262,16 @@ function ConfirmForm({
             {t('confirm_appointment.already_confirmed')}
           </Alert>
         )}
-        <TextInput
+        <DateTime24Input
           ref={scheduleRef}
-          type="datetime-local"
           label={t('confirm_appointment.schedule')}
           description={t('confirm_appointment.schedule_hint', { zone: browserTimeZone() })}
-          step={60}
           min={minimum}
           required
-          {...field('schedule')}
+          value={form.values.schedule}
+          error={field('schedule').error}
+          onChange={(value) => form.setFieldValue('schedule', value)}
+          onBlur={() => form.validateField('schedule')}
         />
         <TextInput
           ref={emailRef}

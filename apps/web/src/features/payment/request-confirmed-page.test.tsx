@@ -3,26 +3,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { authStore } from '../../lib/auth-store';
-import { loadClientConfig } from '../../lib/client-config';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { RequestConfirmedPage } from './request-confirmed-page';
+import { loadTestClientConfig } from '../../test/client-config';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 async function loadConfig(gaMeasurementId: string | null) {
-  vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-    json(200, {
-      environment: 'test',
-      website_url: 'https://site.test',
-      support_email: 'support@vetcall.test',
-      insurance_enabled: false,
-      access_codes_enabled: false,
-      payment_provider: 'builtin',
-      ga_measurement_id: gaMeasurementId,
-    }),
-  );
-  await loadClientConfig();
+  await loadTestClientConfig({ ga_measurement_id: gaMeasurementId });
   vi.restoreAllMocks();
 }
 

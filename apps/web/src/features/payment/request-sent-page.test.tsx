@@ -3,9 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PaymentLookup } from '@vetcall/shared/schemas/booking';
 import { authStore } from '../../lib/auth-store';
-import { loadClientConfig } from '../../lib/client-config';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { RequestSentPage } from './request-sent-page';
+import { loadTestClientConfig } from '../../test/client-config';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -51,19 +51,7 @@ describe('RequestSentPage', () => {
     await initTestI18n();
   });
   beforeEach(async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      json(200, {
-        environment: 'test',
-        website_url: 'https://site.test',
-        support_email: 'support@vetcall.test',
-        insurance_enabled: false,
-        access_codes_enabled: false,
-        payment_provider: 'builtin',
-        ga_measurement_id: null,
-      }),
-    );
-    await loadClientConfig();
-    vi.restoreAllMocks();
+    await loadTestClientConfig();
     authStore.setSession('tok', { user_id: 7, type: 'customer', name: 'Ana', email: 'ana@x.test', locale: 'en' });
     // The page logs why a validation failed; the tests check what the person sees instead.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -2,9 +2,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { authStore } from '../../lib/auth-store';
-import { loadClientConfig } from '../../lib/client-config';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { VetPage } from './vet-page';
+import { loadTestClientConfig } from '../../test/client-config';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -35,19 +35,7 @@ describe('VetPage', () => {
     await initTestI18n();
   });
   beforeEach(async () => {
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      json(200, {
-        environment: 'test',
-        website_url: 'https://site.test',
-        support_email: 's@x.test',
-        insurance_enabled: false,
-        access_codes_enabled: false,
-        payment_provider: 'builtin',
-        ga_measurement_id: null,
-      }),
-    );
-    await loadClientConfig();
-    vi.restoreAllMocks();
+    await loadTestClientConfig();
     authStore.setSession('tok', { user_id: 3, type: 'vet', name: 'Dr. Vet', email: 'vet@x.test', locale: 'en' });
   });
   afterEach(() => {

@@ -1,0 +1,25 @@
+import { vi } from 'vitest';
+import { type ClientConfig, loadClientConfig } from '../lib/client-config';
+
+/** The server's public settings as tests start from; each test overrides what it is about. */
+export const TEST_CLIENT_CONFIG: ClientConfig = {
+  environment: 'test',
+  website_url: 'https://site.test',
+  support_email: 'support@vetcall.test',
+  insurance_enabled: false,
+  access_codes_enabled: false,
+  payment_provider: 'builtin',
+  ga_measurement_id: null,
+};
+
+/** Loads the client config as the app does at start-up, from a stubbed /api/client-config. */
+export async function loadTestClientConfig(overrides: Partial<ClientConfig> = {}): Promise<void> {
+  const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+    new Response(JSON.stringify({ ...TEST_CLIENT_CONFIG, ...overrides }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    }),
+  );
+  await loadClientConfig();
+  fetchSpy.mockRestore();
+}

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { APPOINTMENT_STATUSES } from '../appointment-status.ts';
+import { DESCRIPTION_MAX } from './booking.ts';
+import { requiredText } from './fields.ts';
+
+/**
+ * Appointment detail, edit, files and lists (SPEC §2.11–§2.14, §3 Appointment and Appointment file, §7).
+ * Every answer is shaped per role: customers never get vet_observations nor the vet's PIN; vets never the
+ * customer's PIN; managers read observations and get no PIN.
+ */
+
+/** What every role may see of an appointment it may open. */
+const appointmentCommon = {
+  appointment_id: z.number().int(),
+  id: z.number().int(),
+  hash: z.string(),
+  schedule: z.string(),
+  duration_minutes: z.number().int(),
+  customer_user_id: z.number().int(),
+  customer_name: z.string(),
+  customerEmail: z.string(),
+  pet_id: z.number().int(),
+  pet_name: z.string(),
+  /** Only when insurance is in use (SPEC §2.13); otherwise null. */
+  pet_policy: z.string().nullable(),
+  vet_user_id: z.number().int(),
+  vet_name: z.string(),
+  vetEmail: z.string(),
+  description: z.string(),
+  appointment_status_key: z.enum(APPOINTMENT_STATUSES),
+  /** The status in the language asked (Accept-Language or ?lang), for lists that show it as text. */
+  appointment_status: z.string(),
+  status_date: z.string(),
+  calendar_event_id: z.string().nullable(),
+  timezone_diff: z.number().int(),
+  /** Integer cents, EUR. */
+  price: z.number().int(),
+};
+
+export const customerAppointmentSchema = z.strictObject({
+  ...appointmentCommon,
+  viewer: z.literal('customer'),
+  /** The customer's own PIN, once confirmed. */
+  customer_pin: z.string().nullable(),
+});
+export const vetAppointmentSchema = z.strictObject({
+  ...appointmentCommon,
+  viewer: z.literal('vet'),
+  vet_observations: z.string(),
+  /** The vet's own PIN, once confirmed. */
+  vet_pin: z.string().nullable(),
+});
+export const managerAppointmentSchema = z.strictObject({
+  ...appointmentCommon,
+  viewer: z.literal('manager'),
+  vet_observations: z.string(),
+});
+/** GET /api/appointments/byid/{id}: discriminated by `viewer`, so no role's shape can pass for another's. */
+export const appointmentSchema = z.discriminatedUnion('viewer', [
+  customerAppointmentSchema,
+  vetAppointmentSchema,
+  managerAppointmentSchema,
+]);
+export type AppointmentDto = z.infer<typeof appointmentSchema>;
+
+/** PUT /api/appointments/{appointment_id}: a customer sends description, a vet vet_observations. */
+export const appointmentUpdateSchema = z
+  .object({
+    description: requiredText({ max: DESCRIPTION_MAX }).optional(),
+    vet_observations: z.string().max(20_000, { error: 'too_long' }).optional(),
+  })
+  .refine((value) => value.description !== undefined || value.vet_observations !== undefined, {
+    error: 'required',
+    path: ['description'],
+  });
+export type AppointmentUpdate = z.input<typeof appointmentUpdateSchema>;
+export const appointmentUpdatedSchema = z.object({ user_id: z.number().int() });
+
+/** File description (SPEC §5): required, 2 to 80 characters. */
+export const fileDescriptionField = requiredText({ min: 2, max: 80 });
+
+/** POST /api/appointments/file/{appointment_id}, the `file_data` part (JSON). */
+export const fileDataSchema = z.object({
+  appointment_id: z.number({ error: 'required' }).int().positive(),
+  file_description: fileDescriptionField,
+});
+export type FileData = z.input<typeof fileDataSchema>;
+
+/** SPEC §3 Appointment file. */
+export const appointmentFileSchema = z.object({
+  file_id: z.number().int(),
+  appointment_id: z.number().int(),
+  file_name: z.string(),
+  file_description: z.string(),
+  /** Sniffed from the bytes. */
+  file_type: z.string(),
+  /** Bytes. */
+  file_size: z.number().int(),
+  upload_time: z.string(),
+  /** Who added it: the customer, the vet or a manager. */
+  uploaded_by: z.enum(['customer', 'vet', 'manager']).nullable(),
+  /** /api/appointments/download-file.php?file_id={file_id}: fetched with the bearer header. */
+  download_url: z.string(),
+});
+export type AppointmentFile = z.infer<typeof appointmentFileSchema>;
+
+/** PUT /api/appointments/newfileadded/{appointment_id}/{bywhom}/{language}. */
+export const fileAddedByParam = z.enum(['customer', 'vet', 'manager'], { error: 'invalid_value' });
+
+// ---------------------------------------------------------------------------------------------------------
+// Lists
+// ---------------------------------------------------------------------------------------------------------
+
+/** Appointment date filters (SPEC §5): from 1950-01-01 to one month from today. */
+export const APPOINTMENT_FILTER_FLOOR = '1950-01-01';
+/** SPEC §9: the default filter window is 15 days either side of today. */
+export const DEFAULT_FILTER_DAYS = 15;
+/** Rows per page of the appointment lists. */
+export const APPOINTMENT_PAGE_SIZE = 200;
+
+/**
+ * GET /api/appointments/mngrecord/{param}: the manager's list. `param` is the filter,
+ * `<from>_<to>_<vet>`: dates YYYY-MM-DD (inclusive, in `tz` of the query, default UTC) and a vet user id or
+ * `all`; for example `2026-11-06_2026-12-06_all`. Query: `cursor` (from the previous page), `tz`, `lang`.
+ */
+export const MNGRECORD_PARAM_PATTERN = /^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})_(all|\d{1,9})$/;
+
+/** One row of the manager's and the vet's appointment lists. */
+export const appointmentListItemSchema = z.object({
+  appointment_id: z.number().int(),
+  schedule: z.string(),
+  customer_user_id: z.number().int(),
+  customer_name: z.string(),
+  pet_id: z.number().int(),
+  pet_name: z.string(),
+  vet_user_id: z.number().int(),
+  vet_name: z.string(),
+  appointment_status_key: z.enum(APPOINTMENT_STATUSES),
+  appointment_status: z.string(),
+  status_date: z.string(),
+  price: z.number().int(),
+});
+export type AppointmentListItem = z.infer<typeof appointmentListItemSchema>;
+export const appointmentPageSchema = z.object({
+  items: z.array(appointmentListItemSchema),
+  /** Pass as `cursor` for the next page; null at the end. */
+  next_cursor: z.string().nullable(),
+});
+export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
+
+/** SPEC §2.11 vet customers mode: the customers who have appointments with this vet. */
+export const vetCustomerSchema = z.object({
+  user_id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string(),
+  tax_id: z.string(),
+});
+export type VetCustomer = z.infer<typeof vetCustomerSchema>;
