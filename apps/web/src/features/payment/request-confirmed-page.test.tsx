@@ -7,8 +7,6 @@ import { initTestI18n, renderRoutes } from '../../test/render';
 import { RequestConfirmedPage } from './request-confirmed-page';
 import { loadTestClientConfig } from '../../test/client-config';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 async function loadConfig(gaMeasurementId: string | null) {
   await loadTestClientConfig({ ga_measurement_id: gaMeasurementId });
