@@ -7,7 +7,6 @@ import { initTestI18n, renderRoutes } from '../../test/render';
 import { RequestConfirmedPage } from './request-confirmed-page';
 import { loadTestClientConfig } from '../../test/client-config';
 
-
 async function loadConfig(gaMeasurementId: string | null) {
   await loadTestClientConfig({ ga_measurement_id: gaMeasurementId });
   vi.restoreAllMocks();
