@@ -13,6 +13,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext } from '../apps/server/src/create-context.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { DEMO_PASSWORD, seedDemoData } from '../apps/server/src/db/seed.ts';
+import { benchAppointmentLists } from './appointment-lists.bench.ts';
 import { benchSlots } from './slots.bench.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -92,6 +93,18 @@ async function main() {
   await app.close();
   await database.close();
   await rm(dataDir, { recursive: true, force: true });
+
+  // The managers' appointments list over 100 000 appointments (issue "Lists scale").
+  const lists = await benchAppointmentLists();
+  console.log(`  100 000 appointments seeded in ${lists.seedSeconds.toFixed(1)} s; window query plan: ${lists.plan}`);
+  console.table(
+    lists.results.map((result) => ({
+      measure: result.name,
+      median: `${result.value.toFixed(2)} ${result.unit}`,
+      goal: `≤ ${result.goal} ${result.unit}`,
+      met: result.value <= result.goal ? 'yes' : 'NO',
+    })),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -3,10 +3,14 @@ import { DEMO, expectAccessible, logIn } from '../support/fixtures';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
 
-/** The next Tuesday after today in Lisbon ('YYYY-MM-DD'): a working day of the demo vet, at least a day ahead. */
+/**
+ * A Tuesday two to eight days ahead in Lisbon ('YYYY-MM-DD'): a working day of the demo vet, and never the
+ * next working day, which holds the demo appointment.
+ */
 function nextTuesday(): string {
   const today = new Date(new Date().toLocaleString('en-US', { timeZone: 'Europe/Lisbon' }));
-  const days = (2 - today.getDay() + 7) % 7 || 7;
+  let days = (2 - today.getDay() + 7) % 7;
+  if (days < 2) days += 7;
   const date = new Date(Date.UTC(today.getFullYear(), today.getMonth(), today.getDate() + days));
   return date.toISOString().slice(0, 10);
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
@@ -20,6 +21,11 @@ import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts'
 import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
 import { calendarFeedRoutes, icsFeedRoutes } from './modules/ics-feed/ics-feed.routes.ts';
 import { appointmentConfirmationRoutes } from './modules/appointment-confirmation/appointment-confirmation.routes.ts';
+import { appointmentFileRoutes } from './modules/appointment-files/appointment-files.routes.ts';
+import {
+  appointmentRecordRoutes,
+  vetAppointmentRoutes,
+} from './modules/appointment-records/appointment-records.routes.ts';
 import { paymentLookupRoutes } from './modules/payments/payment-lookup.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
@@ -27,6 +33,8 @@ import { clientConfigRoutes } from './modules/client-config/client-config.routes
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { translationRoutes } from './modules/translations/translations.routes.ts';
+import { roomAccessRoutes } from './modules/video/room-access.routes.ts';
+import { signallingRoutes, WEBSOCKET_OPTIONS } from './modules/video/signalling.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -77,6 +85,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   registerErrorHandler(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
+  await app.register(websocket, WEBSOCKET_OPTIONS);
 
   await app.register(healthRoutes, { prefix: '/api', context });
   await app.register(loginRoutes, { prefix: '/api/login', context });
@@ -106,7 +115,12 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(calendarFeedRoutes, { prefix: '/api/calendar', context });
   await app.register(appointmentConfirmationRoutes, { prefix: '/api/appointments', context });
   await app.register(paymentLookupRoutes, { prefix: '/api/appointments', context });
+  await app.register(appointmentRecordRoutes, { prefix: '/api/appointments', context });
+  await app.register(appointmentFileRoutes, { prefix: '/api/appointments', context });
+  await app.register(vetAppointmentRoutes, { prefix: '/api/vets', context });
   await app.register(paymentRoutes, { prefix: '/api/payment', context });
+  await app.register(roomAccessRoutes, { prefix: '/api/appointments', context });
+  await app.register(signallingRoutes, { prefix: '/api/video', context });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

@@ -133,6 +133,50 @@ describe('loadConfig', () => {
     expect(error.message).toContain(name);
   });
 
+  it('shows the built-in video room with no ICE servers and no Redis by default', () => {
+    const config = loadConfig({});
+    expect(config.video).toStrictEqual({ provider: 'builtin', jitsiDomain: undefined, iceServers: [] });
+    expect(config.redis).toStrictEqual({ url: undefined, keyPrefix: 'vetcall:' });
+  });
+
+  it('reads the video settings: Jitsi, ICE servers (JSON) and Redis', () => {
+    const iceServers = [
+      { urls: 'stun:stun.clinic.example:3478' },
+      {
+        urls: ['turn:turn.clinic.example:3478?transport=udp', 'turns:turn.clinic.example:5349'],
+        username: 'vc',
+        credential: 's3cret',
+      },
+    ];
+    const config = loadConfig({
+      VIDEO_PROVIDER: 'jitsi',
+      JITSI_DOMAIN: 'meet.clinic.example',
+      ICE_SERVERS: JSON.stringify(iceServers),
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      REDIS_KEY_PREFIX: 'clinic-a:',
+    });
+    expect(config.video).toStrictEqual({ provider: 'jitsi', jitsiDomain: 'meet.clinic.example', iceServers });
+    expect(config.redis).toStrictEqual({ url: 'redis://127.0.0.1:6379/2', keyPrefix: 'clinic-a:' });
+  });
+
+  it('requires JITSI_DOMAIN when the video provider is jitsi', () => {
+    expect(configError({ VIDEO_PROVIDER: 'jitsi' }).message).toContain('JITSI_DOMAIN');
+  });
+
+  it.each([
+    ['VIDEO_PROVIDER', 'zoom'],
+    ['JITSI_DOMAIN', 'https://meet.jit.si'],
+    ['ICE_SERVERS', 'stun:stun.example.org'],
+    ['ICE_SERVERS', '{"urls":"stun:stun.example.org"}'],
+    ['ICE_SERVERS', '[{"urls":"http://stun.example.org"}]'],
+    ['ICE_SERVERS', '[{"urls":[]}]'],
+    ['ICE_SERVERS', '[{"urls":"turn:turn.example.org:3478"}]'],
+    ['ICE_SERVERS', '[{"urls":"stun:stun.example.org","password":"x"}]'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+  ])('throws a ConfigError naming %s for %j', (name, value) => {
+    expect(configError({ [name]: value }).message).toContain(name);
+  });
+
   it('names every invalid variable at once', () => {
     const error = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x' });
     expect(error.message).toContain('PORT');

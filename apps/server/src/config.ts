@@ -1,11 +1,25 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type IceServer, iceServersSchema, VIDEO_PROVIDERS, type VideoProvider } from '@vetcall/shared/schemas/video';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const urlFromEnv = z.url().refine((value) => !value.endsWith('/'), 'must not end with a slash');
+
+/** ICE_SERVERS: a JSON array of RTCIceServer, checked entry by entry. */
+const iceServersFromEnv = z
+  .string()
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be JSON: an array of {urls, username?, credential?}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(iceServersSchema);
 
 /** Every setting the server reads, parsed once. README's configuration table mirrors this. */
 const environmentSchema = z.object({
@@ -48,6 +62,20 @@ const environmentSchema = z.object({
     .regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXX')
     .optional(),
   WEB_DIST_DIR: z.string().optional(),
+  VIDEO_PROVIDER: z.enum(VIDEO_PROVIDERS).default('builtin'),
+  JITSI_DOMAIN: z
+    .string()
+    .regex(
+      /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i,
+      'must be a host name, like meet.example.org',
+    )
+    .optional(),
+  ICE_SERVERS: iceServersFromEnv.optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().max(100).default('vetcall:'),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -102,6 +130,20 @@ export interface Config {
     serviceType: string;
   };
   webDistDir: string;
+  video: {
+    /** The room the web app shows: the built-in WebRTC room (signalling here) or a self-hosted Jitsi Meet. */
+    provider: VideoProvider;
+    /** Host of the Jitsi Meet deployment; always set when the provider is jitsi. */
+    jitsiDomain: string | undefined;
+    /** STUN/TURN servers handed to browsers of the built-in room; none needed on one machine or a LAN. */
+    iceServers: IceServer[];
+  };
+  redis: {
+    /** Set: video signalling crosses server instances through Redis pub/sub. */
+    url: string | undefined;
+    /** Put before every Redis key and channel, so deployments (and tests) can share one Redis. */
+    keyPrefix: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -126,6 +168,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: required when PAYMENT_PROVIDER is stripe',
     );
+  }
+  if (values.VIDEO_PROVIDER === 'jitsi' && !values.JITSI_DOMAIN) {
+    throw new ConfigError('Invalid configuration:\n  JITSI_DOMAIN: required when VIDEO_PROVIDER is jitsi');
   }
   if (values.NODE_ENV === 'production' && !values.APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production');
@@ -172,5 +217,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       serviceType: values.AURINKO_SERVICE_TYPE,
     },
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
+    video: {
+      provider: values.VIDEO_PROVIDER,
+      jitsiDomain: values.JITSI_DOMAIN,
+      iceServers: values.ICE_SERVERS ?? [],
+    },
+    redis: { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX },
   };
 }

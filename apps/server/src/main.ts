@@ -6,6 +6,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './db/seed.ts';
 import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
 import { fileStoreFor, sweepFileStore } from './modules/appointment-files/file-store.ts';
 import { startHoldReleaseJob } from './modules/scheduling/hold-release-job.ts';
+import { createSecrets } from './secrets.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -13,7 +14,7 @@ async function main() {
   const config = loadConfig();
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
   await database.migrate();
-  const seeded = config.isDemo ? await seedDemoData(database.db) : false;
+  const seeded = config.isDemo ? await seedDemoData(database.db, { secrets: createSecrets(config) }) : false;
 
   const context = createContext(config, database);
   const app = await buildApp(context);
@@ -21,7 +22,11 @@ async function main() {
 
   const storage =
     database.kind === 'pglite' ? `embedded PostgreSQL in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
-  const lines = [``, `  VetCall is running at ${config.publicUrl}`, `  Database: ${storage}`];
+  const video =
+    config.video.provider === 'jitsi'
+      ? `Jitsi Meet at ${config.video.jitsiDomain}`
+      : `built-in WebRTC room, signalling ${config.redis.url ? 'through Redis (REDIS_URL)' : 'in this process'}`;
+  const lines = [``, `  VetCall is running at ${config.publicUrl}`, `  Database: ${storage}`, `  Video: ${video}`];
   if (config.isDemo) {
     lines.push(`  Demo accounts${seeded ? ' (created now)' : ''}, password "${DEMO_PASSWORD}":`);
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.type.padEnd(9)}${account.email}`);

@@ -49,6 +49,13 @@ export const ERROR_CODES = [
   'webhook_signature_invalid',
   'appointment_not_confirmable',
   'cant_activate_appointment',
+  // video consultations (SPEC §2.5, §9; docs/video-signalling.md)
+  'pin_not_found',
+  'room_not_open',
+  'room_closed',
+  'room_full',
+  'connection_replaced',
+  'join_timeout',
   // SPEC §8 thrown keys
   'invalid_payment_hash',
   'error_updating_appointment',

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from './client.ts';
+import { createSecrets } from '../secrets.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 import { sql } from 'drizzle-orm';
 
@@ -29,7 +30,7 @@ async function run() {
     console.log('Migrations applied.');
     if (command === 'seed' || command === 'reset') {
       if (config.isProduction) throw new Error('demo data is never created with NODE_ENV=production');
-      const seeded = await seedDemoData(handle.db);
+      const seeded = await seedDemoData(handle.db, { secrets: createSecrets(config) });
       console.log(
         seeded ? `Demo data created (password ${DEMO_PASSWORD}):` : 'Database already has users; seed skipped.',
       );

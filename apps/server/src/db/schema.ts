@@ -226,6 +226,8 @@ export const appointments = pgTable(
     index('appointments_vet_idx').on(table.vetUserId, table.schedule),
     index('appointments_pet_idx').on(table.petId, table.schedule),
     index('appointments_status_idx').on(table.status, table.schedule),
+    // The managers' list and export (all vets, a date window) walk this in (schedule, id) order: keyset pages.
+    index('appointments_schedule_idx').on(table.schedule, table.id),
     check('appointments_price_non_negative', sql`${table.priceCents} >= 0`),
   ],
 );

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { buildCustomer } from './factories.ts';
-import { customers, managers, users, vets } from './schema.ts';
+import { openPins } from '../modules/appointment-confirmation/appointment-pins.ts';
+import { appointments, calendarEvents, customers, managers, users, vets } from './schema.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './seed.ts';
 
 describe('seedDemoData', () => {
@@ -62,5 +63,29 @@ describe('seedDemoData', () => {
       payload: { email: 'manager@vetcall.test', password: 'vetcall-demo' },
     });
     expect(demo.statusCode).toBe(401);
+  });
+
+  it('books a confirmed and a completed demo appointment when given the server secrets', async () => {
+    // Saturday 21 November 2026: the next working day is Monday the 23rd.
+    const now = new Date('2026-11-21T12:00:00Z');
+    expect(await seedDemoData(t.db, { secrets: t.context.secrets, now })).toBe(true);
+    const rows = await t.db.select().from(appointments).orderBy(appointments.schedule);
+    expect(rows.map((row) => [row.status, row.schedule.toISOString()])).toEqual([
+      ['TK_Completed', '2026-11-09T10:00:00.000Z'],
+      ['TK_Confirmed', '2026-11-23T11:00:00.000Z'],
+    ]);
+    const confirmed = rows[1]!;
+    const pins = openPins(t.context.secrets, confirmed.pinCipher!);
+    expect(pins.customer).toMatch(/^\d{6}$/);
+    expect(pins.vet).not.toBe(pins.customer);
+    expect(JSON.stringify(confirmed)).not.toContain(pins.customer);
+    // Each holds its time in the vet's calendar.
+    const events = await t.db.select().from(calendarEvents);
+    expect(events.map((event) => [event.kind, event.appointmentId]).sort()).toEqual(
+      [
+        ['booking', rows[0]!.id],
+        ['booking', rows[1]!.id],
+      ].sort(),
+    );
   });
 });

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { todayKey } from '@vetcall/shared/dates';
+import { addDaysToDateKey, isoWeekday, zonedWallTimeToInstant } from '@vetcall/shared/scheduling/zoned-time';
+import { issuePins } from '../modules/appointment-confirmation/appointment-pins.ts';
+import type { Secrets } from '../secrets.ts';
 import { BREED_CATALOG } from '../modules/breeds/breed-catalog.ts';
 import type { Database } from './client.ts';
-import { buildCustomer, buildManager, buildPet, buildVet } from './factories.ts';
-import { accessCodes, products, users } from './schema.ts';
+import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from './factories.ts';
+import { accessCodes, calendarEvents, products, users } from './schema.ts';
 
 export const DEMO_PASSWORD = 'vetcall-demo';
 
@@ -29,8 +32,23 @@ export const DEMO_ACCOUNTS = [
   { email: 'customer@vetcall.test', type: 'customer' },
 ] as const;
 
-/** Creates the demo accounts when the database has no users yet. Returns whether it seeded. */
-export async function seedDemoData(db: Database): Promise<boolean> {
+/** The first Monday-to-Friday date at least `minDays` after `from` ('YYYY-MM-DD'). */
+function nextWorkday(from: string, minDays: number): string {
+  let date = addDaysToDateKey(from, minDays);
+  while (isoWeekday(date) > 5) date = addDaysToDateKey(date, 1);
+  return date;
+}
+
+/**
+ * Creates the demo accounts when the database has no users yet. Returns whether it seeded. With the server's
+ * secrets it also books two demo appointments of Rita's Bolinha with Dr. João Silva: one confirmed on the
+ * next working day at 11:00 Lisbon time (its PINs are in each party's appointment detail) and one completed
+ * two weeks ago, so the lists, records and files have something to show at once.
+ */
+export async function seedDemoData(
+  db: Database,
+  demo: { secrets?: Pick<Secrets, 'mac' | 'seal'>; now?: Date } = {},
+): Promise<boolean> {
   const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
   if (count > 0) return false;
 
@@ -43,7 +61,7 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       phone: '',
       locale: 'pt',
     });
-    await buildVet(tx, {
+    const joao = await buildVet(tx, {
       email: 'vet@vetcall.test',
       name: 'Dr. João Silva',
       password,
@@ -87,7 +105,7 @@ export async function seedDemoData(db: Database): Promise<boolean> {
         ],
       },
     });
-    const { customer } = await buildCustomer(tx, {
+    const { user: rita, customer } = await buildCustomer(tx, {
       email: 'customer@vetcall.test',
       name: 'Rita Carvalho',
       password,
@@ -101,7 +119,7 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       locale: 'pt',
     });
     // Breed ids of the curated catalogue (modules/breeds/breed-catalog.ts).
-    await buildPet(tx, customer.id, {
+    const bolinha = await buildPet(tx, customer.id, {
       name: 'Bolinha',
       species: 'Dog',
       breedId: DEMO_DOG_BREED.breed_id,
@@ -134,6 +152,47 @@ export async function seedDemoData(db: Database): Promise<boolean> {
       { code: 'DEMO-FREE', included: true, ...validity },
       { code: 'DEMO-NORMAL', included: false, ...validity },
     ]);
+
+    if (!demo.secrets) return;
+    const now = demo.now ?? new Date();
+    const refs = { customerUserId: rita.id, petId: bolinha.id, vetUserId: joao.user.id };
+    const today = todayKey(now, 'Europe/Lisbon');
+    const upcoming = zonedWallTimeToInstant(nextWorkday(today, 1), '11:00', 'Europe/Lisbon');
+    const past = zonedWallTimeToInstant(nextWorkday(addDaysToDateKey(today, -14), 0), '10:00', 'Europe/Lisbon');
+    const issued = await issuePins(tx, demo.secrets);
+    const paid = { priceCents: 2500, itemName: 'Consulta por vídeo', paymentProvider: 'builtin', paidAt: now };
+    const confirmed = await buildAppointment(tx, refs, {
+      schedule: upcoming,
+      status: 'TK_Confirmed',
+      statusDate: now,
+      description: 'Coça as orelhas há uma semana e abana muito a cabeça.',
+      confirmedAt: now,
+      requestNotifiedAt: now,
+      customerPinHash: issued.customerPinHash,
+      vetPinHash: issued.vetPinHash,
+      pinCipher: issued.pinCipher,
+      ...paid,
+    });
+    const completed = await buildAppointment(tx, refs, {
+      schedule: past,
+      status: 'TK_Completed',
+      statusDate: new Date(past.getTime() + 60 * 60_000),
+      description: 'Vacinação anual e revisão geral.',
+      vetObservations: 'Vacina polivalente administrada. Peso estável. Próxima revisão daqui a um ano.',
+      ...paid,
+    });
+    await tx.insert(calendarEvents).values(
+      [confirmed, completed].map((appointment) => ({
+        eventId: randomBytes(16).toString('base64url'),
+        vetUserId: joao.user.id,
+        customerUserId: rita.id,
+        profileId: joao.profile.id,
+        kind: 'booking' as const,
+        startsAt: appointment.schedule,
+        endsAt: new Date(appointment.schedule.getTime() + appointment.durationMinutes * 60_000),
+        appointmentId: appointment.id,
+      })),
+    );
   });
   return true;
 }

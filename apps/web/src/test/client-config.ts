@@ -10,6 +10,8 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
   access_codes_enabled: false,
   payment_provider: 'builtin',
   ga_measurement_id: null,
+  video_provider: 'builtin',
+  jitsi_domain: null,
 };
 
 /** Loads the client config as the app does at start-up, from a stubbed /api/client-config. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VIDEO_PROVIDERS } from './video.ts';
 
 /** Public settings the web app needs before it mounts (GET /api/client-config). */
 export const clientConfigSchema = z.object({
@@ -13,5 +14,9 @@ export const clientConfigSchema = z.object({
   payment_provider: z.enum(['builtin', 'stripe']),
   /** GA4 measurement id for the purchase event (SPEC §7); null: no analytics is loaded. */
   ga_measurement_id: z.string().nullable(),
+  /** The video room: the built-in WebRTC room or the Jitsi Meet IFrame API of `jitsi_domain`. */
+  video_provider: z.enum(VIDEO_PROVIDERS),
+  /** Host of the self-hosted Jitsi Meet; null unless video_provider is jitsi. */
+  jitsi_domain: z.string().nullable(),
 });
 export type ClientConfigResponse = z.infer<typeof clientConfigSchema>;

@@ -81,6 +81,12 @@ export const petHistoryEntrySchema = z.object({
   vet_name: z.string(),
   appointment_status_key: z.string(),
   status_date: z.string(),
+  /**
+   * The viewer's own PIN for the call (SPEC §2.14, §4): the customer's for the pet's owner, the vet's for
+   * that appointment's vet, only while the status is TK_Confirmed and the start is at most 1 hour past;
+   * otherwise (and always for managers and other vets) null, and the screen shows 'link not available'.
+   */
+  join_pin: z.string().nullable(),
 });
 
 /** GET /api/pets/record/{pet_id}/{language}: the pet, its age and its appointment history. */

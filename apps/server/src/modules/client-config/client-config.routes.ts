@@ -17,6 +17,8 @@ export const clientConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         access_codes_enabled: config.accessCodesEnabled,
         payment_provider: config.payment.provider,
         ga_measurement_id: config.gaMeasurementId ?? null,
+        video_provider: config.video.provider,
+        jitsi_domain: config.video.provider === 'jitsi' ? (config.video.jitsiDomain ?? null) : null,
       };
     },
   );

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { localeField } from '@vetcall/shared/schemas/fields';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { exportAppointments } from './appointments-export.ts';
 import { exportUsers, type UserExport } from './exports.service.ts';
 import { exportVetsAvailability } from './vets-availability-export.ts';
 import { sendWorkbook, XLSX_CONTENT_TYPE } from './workbook.ts';
@@ -77,6 +78,33 @@ export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
         locale: request.query.lang ?? actor.locale,
         timeZone: request.query.tz,
       });
+      return sendWorkbook(reply, file.fileName, file.buffer);
+    },
+  );
+
+  app.get(
+    '/appointments',
+    {
+      onRequest: requireAuth(context, 'manager'),
+      schema: {
+        tags: ['exports'],
+        summary: 'The managers\u2019 appointments list as .xlsx (yyyymmddhhmmss-<name>.xlsx); managers only',
+        description:
+          '`param` is the filter of GET /api/appointments/mngrecord/{param}, `<from>_<to>_<vet user id|all>`, ' +
+          'its days taken in `tz` (default UTC), which also is the zone of the date-times. Rows in (schedule, ' +
+          'id) order; when more match than an export holds, the first are sent with `x-export-truncated: true`.',
+        security: [{ bearer: [] }],
+        querystring: exportQuery.extend({ param: z.string().max(40) }),
+        produces: [XLSX_CONTENT_TYPE],
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const file = await exportAppointments(context, actor, request.query.param, {
+        locale: request.query.lang ?? actor.locale,
+        timeZone: request.query.tz,
+      });
+      if (file.truncated) void reply.header('x-export-truncated', 'true');
       return sendWorkbook(reply, file.fileName, file.buffer);
     },
   );

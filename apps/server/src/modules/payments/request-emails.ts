@@ -94,7 +94,8 @@ export function renderVetRequestEmail(details: RequestDetails, publicUrl: string
 const customerUsers = alias(users, 'customer_users');
 const vetUsers = alias(users, 'vet_users');
 
-async function loadRequestDetails(db: NotifyDeps['db'], appointmentId: number): Promise<RequestDetails | null> {
+/** An appointment's people, pet and zones for its mails (here and for the 'file added' mail). */
+export async function loadRequestDetails(db: NotifyDeps['db'], appointmentId: number): Promise<RequestDetails | null> {
   const [row] = await db
     .select({
       appointment: appointments,

@@ -8,6 +8,8 @@ import type { Database } from '../../db/client.ts';
 import { appointments, customers, pets, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
+import { isJoinLinkOpen, viewerOf } from '../appointment-records/appointment-records.policy.ts';
+import { ownPin } from '../appointment-records/appointment-view.ts';
 import { breedName, findBreed } from '../breeds/breed-catalog.ts';
 import { vetHasAppointmentWithCustomer } from '../customers/customer-relations.ts';
 import { findCustomer } from '../customers/customers.service.ts';
@@ -191,14 +193,19 @@ export async function applyPetChanges(
   });
 }
 
+/**
+ * GET /api/pets/record/{pet_id}/{language}: the pet, its age and its appointments, newest first. Each
+ * history row carries the viewer's own join PIN while its join link is open (SPEC §2.14, §4): the owner's
+ * customer PIN, or the vet PIN for that appointment's vet; managers and other vets get none.
+ */
 export async function getPetRecord(
-  deps: Pick<AppContext, 'db' | 'clock'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'secrets'>,
   actor: Actor,
   petId: number,
   locale: Locale,
 ): Promise<PetRecord> {
   const { pet, ownerUserId } = await loadVisiblePet(deps.db, actor, petId);
-  const history = await deps.db
+  const rows = await deps.db
     .select({
       appointment_id: appointments.id,
       hash: appointments.hash,
@@ -207,15 +214,26 @@ export async function getPetRecord(
       vet_name: users.name,
       appointment_status_key: appointments.status,
       status_date: sql<string>`to_char(${appointments.statusDate} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+      parties: { customerUserId: appointments.customerUserId, vetUserId: appointments.vetUserId },
+      startsAt: appointments.schedule,
+      pinCipher: appointments.pinCipher,
     })
     .from(appointments)
     .innerJoin(users, eq(users.id, appointments.vetUserId))
     .where(eq(appointments.petId, petId))
     .orderBy(desc(appointments.schedule))
     .limit(500);
+  const now = deps.clock.now();
+  const history = rows.map(({ parties, startsAt, pinCipher, ...entry }) => {
+    const viewer = viewerOf(actor, parties);
+    const appointment = { status: entry.appointment_status_key, schedule: startsAt, pinCipher };
+    const party = viewer === 'customer' || viewer === 'vet' ? viewer : undefined;
+    const joinPin = party && isJoinLinkOpen(appointment, now) ? ownPin(deps.secrets, appointment, party) : null;
+    return { ...entry, join_pin: joinPin };
+  });
   return {
     pet: toPet(pet, { userId: ownerUserId }, locale),
-    age: ageBetween(pet.birth, todayKey(deps.clock.now())),
+    age: ageBetween(pet.birth, todayKey(now)),
     history,
   };
 }

@@ -14,9 +14,9 @@ import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { RecordViewModals, useRecordViews } from '../appointments/components/record-views';
 import { savePetChanges, useCustomerPets, type PetChanges } from '../pets/api/pets';
 import { PetFormModal } from '../pets/components/pet-form-modal';
-import { PetRecordModal } from '../pets/components/pet-record-modal';
 import { PetsTable } from '../pets/components/pets-table';
 import { type DraftPet, draftFromPet, inputFromDraft } from '../pets/draft-pet';
 import { isEmailTaken, updateCustomer, useCustomer } from './api/customers';
@@ -110,7 +110,8 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
   const [drafts, setDrafts] = useState<DraftPet[]>([]);
   const [removed, setRemoved] = useState<number[]>([]);
   const [petForm, setPetForm] = useState<{ opened: boolean; pet: DraftPet | null }>({ opened: false, pet: null });
-  const [recordPetId, setRecordPetId] = useState<number>();
+  // The pet record, and from its history the appointment detail (SPEC §2.10, §2.13, §2.14).
+  const recordViews = useRecordViews();
   const [startedWithoutPets, setStartedWithoutPets] = useState(false);
   const form = useForm<CustomerFormValues>({
     initialValues: formValues(customer),
@@ -260,7 +261,7 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
             editing={editing}
             onEdit={(pet) => setPetForm({ opened: true, pet })}
             onDelete={(pet) => void removePet(pet)}
-            onRecord={(pet) => setRecordPetId(pet.pet_id)}
+            onRecord={(pet) => recordViews.open({ kind: 'pet', petId: pet.pet_id })}
           />
         )}
       </Paper>
@@ -282,7 +283,7 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
         onClose={() => setPetForm({ opened: false, pet: null })}
         onSubmit={applyPet}
       />
-      <PetRecordModal petId={recordPetId} onClose={() => setRecordPetId(undefined)} />
+      <RecordViewModals views={recordViews} />
     </Stack>
   );
 }

@@ -1,10 +1,10 @@
-import { Text } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { currentMode } from '../../app/modes';
 import { useSession } from '../../lib/auth-store';
 import { AccessCodesPanel } from '../access-codes/access-codes-panel';
+import { ManagerAppointmentsPanel } from '../appointments/components/manager-appointments-panel';
 import { VetsAvailabilityPanel } from '../availability/vets-availability-panel';
 import { ProductsPanel } from '../products/products-panel';
 import { CustomersTable } from '../staff/components/customers-table';
@@ -26,7 +26,7 @@ export function ManagerPage() {
         {mode === 'products' && <ProductsPanel />}
         {mode === 'appointments_access_codes' && <AccessCodesPanel />}
         {mode === 'vets_availability' && <VetsAvailabilityPanel />}
-        {mode === 'appointments' && <Text c="dimmed">{t('home.mode_empty')}</Text>}
+        {mode === 'appointments' && <ManagerAppointmentsPanel />}
       </div>
     </AuthenticatedLayout>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Alert, Loader, Text } from '@mantine/core';
+import { Alert, Loader } from '@mantine/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
@@ -8,6 +8,8 @@ import { useSession } from '../../lib/auth-store';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError } from '../../lib/notify';
+import { VetAppointmentsPanel } from '../appointments/components/vet-appointments-panel';
+import { VetCustomersTable } from '../appointments/components/vet-customers-table';
 import { SlotsMonthView } from '../availability/slots-month-view';
 import { WeeklyEditor } from '../availability/weekly-editor';
 import { useVetProfile } from '../staff/api/staff';
@@ -17,7 +19,8 @@ const AVAILABILITY_MODES = new Set(['availabilityconfig', 'availabilityslots']);
 
 /**
  * SPEC §2.11 Vet mode: one screen per mode, chosen in the navbar (?mode=). The availability modes need a
- * linked calendar; without one the vet is sent to /vetdata, where the calendar is linked.
+ * linked calendar; without one the vet is sent to /vetdata, where the calendar is linked. The customers
+ * and appointments modes need only the vet's id.
  */
 export function VetPage() {
   const { t } = useTranslation();
@@ -41,15 +44,16 @@ export function VetPage() {
   if (!isVet) return null;
 
   function content() {
-    if (!needsCalendar) return <Text c="dimmed">{t('home.mode_empty')}</Text>;
     if (vet.isPending) return <Loader aria-label={t('app.loading')} />;
     if (vet.isError) {
       return (
         <Alert color="red" role="alert">
-          {apiErrorMessage(t, vet.error, 'availability.load_error')}
+          {apiErrorMessage(t, vet.error, needsCalendar ? 'availability.load_error' : 'staff.load_error')}
         </Alert>
       );
     }
+    if (mode === 'customers') return <VetCustomersTable vetId={vet.data.vet_id} />;
+    if (mode === 'appointments') return <VetAppointmentsPanel vetId={vet.data.vet_id} />;
     if (!vet.data.calendar_linked) return null;
     if (mode === 'availabilityconfig') return <WeeklyEditor vetId={vet.data.vet_id} />;
     return <SlotsMonthView vetId={vet.data.vet_id} />;

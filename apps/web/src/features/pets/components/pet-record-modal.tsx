@@ -1,7 +1,6 @@
-import { Alert, Anchor, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { JOIN_LINK_VALID_AFTER_START_MS } from '@vetcall/shared/constants';
 import { DataList } from '../../../components/ui/data-list';
 import { clientConfig } from '../../../lib/client-config';
 import { formatDateKey, formatDateTime, formatNumber } from '../../../lib/format';
@@ -9,13 +8,20 @@ import { currentLocale } from '../../../lib/i18n';
 import { usePetRecord } from '../api/pets';
 import { ageLabel, fertileStatusLabel, speciesLabel } from '../pet-labels';
 
-/** SPEC §4: a join link only for a confirmed appointment that started at most an hour ago. */
-export function isJoinAvailable(status: string, schedule: string, now = Date.now()): boolean {
-  return status === 'TK_Confirmed' && new Date(schedule).getTime() + JOIN_LINK_VALID_AFTER_START_MS >= now;
-}
-
-/** SPEC §2.14: the pet record, read-only, with its appointment history. */
-export function PetRecordModal({ petId, onClose }: { petId: number | undefined; onClose: () => void }) {
+/**
+ * SPEC §2.14: the pet record, read-only, with its appointment history; Details opens an appointment
+ * (SPEC §2.13) through `onOpenAppointment`. The server sends a history row's `join_pin` (the viewer's
+ * own PIN) only while SPEC §4 allows the join link, so the rule lives in one place.
+ */
+export function PetRecordModal({
+  petId,
+  onClose,
+  onOpenAppointment,
+}: {
+  petId: number | undefined;
+  onClose: () => void;
+  onOpenAppointment?: (appointmentId: number) => void;
+}) {
   const { t } = useTranslation();
   const locale = currentLocale();
   const record = usePetRecord(petId, locale);
@@ -55,8 +61,8 @@ export function PetRecordModal({ petId, onClose }: { petId: number | undefined; 
           {record.data.history.length === 0 ? (
             <Text c="dimmed">{t('pet_record.no_history')}</Text>
           ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped>
+            <Table.ScrollContainer minWidth={680}>
+              <Table striped aria-label={t('pet_record.history')}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t('pet_record.schedule')}</Table.Th>
@@ -64,6 +70,7 @@ export function PetRecordModal({ petId, onClose }: { petId: number | undefined; 
                     <Table.Th>{t('pet_record.status')}</Table.Th>
                     <Table.Th>{t('pet_record.status_date')}</Table.Th>
                     <Table.Th>{t('pet_record.link')}</Table.Th>
+                    {onOpenAppointment && <Table.Th>{t('pet_record.details')}</Table.Th>}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -74,8 +81,8 @@ export function PetRecordModal({ petId, onClose }: { petId: number | undefined; 
                       <Table.Td>{t(`appointment_status.${entry.appointment_status_key}`)}</Table.Td>
                       <Table.Td>{formatDateTime(entry.status_date, locale)}</Table.Td>
                       <Table.Td>
-                        {isJoinAvailable(entry.appointment_status_key, entry.schedule) ? (
-                          <Anchor component={Link} to={`/appointment?lang=${locale}`}>
+                        {entry.join_pin ? (
+                          <Anchor component={Link} to={`/appointment/${entry.join_pin}?lang=${locale}`}>
                             {t('pet_record.join')}
                           </Anchor>
                         ) : (
@@ -84,6 +91,20 @@ export function PetRecordModal({ petId, onClose }: { petId: number | undefined; 
                           </Text>
                         )}
                       </Table.Td>
+                      {onOpenAppointment && (
+                        <Table.Td>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            onClick={() => onOpenAppointment(entry.appointment_id)}
+                            aria-label={t('pet_record.details_named', {
+                              date: formatDateTime(entry.schedule, locale),
+                            })}
+                          >
+                            {t('pet_record.details')}
+                          </Button>
+                        </Table.Td>
+                      )}
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

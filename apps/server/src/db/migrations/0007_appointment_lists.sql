@@ -1,0 +1,1 @@
+CREATE INDEX "appointments_schedule_idx" ON "appointments" USING btree ("schedule","id");

@@ -1,0 +1,61 @@
+import { TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { translateFieldError } from '../../../lib/form-errors';
+import { formatDateKey } from '../../../lib/format';
+import { currentLocale } from '../../../lib/i18n';
+import type { DateBounds } from '../appointment-filters';
+
+/** The height of an input's label: buttons beside labelled inputs start this far down to line up. */
+export const BELOW_INPUT_LABEL = 'calc(var(--mantine-font-size-sm) * var(--mantine-line-height))';
+
+/** From and To of the appointment lists (SPEC §5 Appointment date filters), with their problems. */
+export function DateRangeFields({
+  from,
+  to,
+  bounds,
+  problems,
+  onChange,
+}: {
+  from: string;
+  to: string;
+  bounds: DateBounds;
+  problems: { from?: string; to?: string };
+  onChange: (range: { from: string; to: string }) => void;
+}) {
+  const { t } = useTranslation();
+  const locale = currentLocale();
+  function message(code: string | undefined) {
+    if (code === 'out_of_range') {
+      return t('appointments.date_out_of_range', {
+        min: formatDateKey(bounds.min, locale),
+        max: formatDateKey(bounds.max, locale),
+      });
+    }
+    if (code === 'before_from') return t('appointments.to_before_from');
+    return translateFieldError(t, code);
+  }
+  return (
+    <>
+      <TextInput
+        type="date"
+        label={t('appointments.from')}
+        required
+        min={bounds.min}
+        max={bounds.max}
+        value={from}
+        error={message(problems.from)}
+        onChange={(event) => onChange({ from: event.currentTarget.value, to })}
+      />
+      <TextInput
+        type="date"
+        label={t('appointments.to')}
+        required
+        min={bounds.min}
+        max={bounds.max}
+        value={to}
+        error={message(problems.to)}
+        onChange={(event) => onChange({ from, to: event.currentTarget.value })}
+      />
+    </>
+  );
+}

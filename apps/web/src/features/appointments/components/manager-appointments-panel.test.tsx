@@ -1,0 +1,164 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { AppointmentListItem } from '@vetcall/shared/schemas/appointment';
+import { browserTimeZone } from '../../../lib/format';
+import { storage } from '../../../lib/storage';
+import { loadTestClientConfig } from '../../../test/client-config';
+import { initTestI18n, withProviders } from '../../../test/render';
+import { ManagerAppointmentsPanel } from './manager-appointments-panel';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function item(id: number, overrides: Partial<AppointmentListItem> = {}): AppointmentListItem {
+  return {
+    appointment_id: id,
+    schedule: '2026-11-20T10:00:00.000Z',
+    customer_user_id: 5,
+    customer_name: 'Rita Sousa',
+    pet_id: 7,
+    pet_name: 'Bolinha',
+    vet_user_id: 3,
+    vet_name: 'Dr. Rui',
+    appointment_status_key: 'TK_Confirmed',
+    appointment_status: 'Confirmed',
+    status_date: '2026-11-18T09:00:00.000Z',
+    price: 2500,
+    ...overrides,
+  };
+}
+
+/** The server at the network boundary; every URL asked is recorded. */
+function fakeServer() {
+  const urls: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = String(input);
+    urls.push(url);
+    if (url === '/api/users/vet') {
+      return json(200, [
+        { user_id: 3, name: 'Dr. Rui', email: 'rui@x.test', phone: '', specialty: 'Dermatology' },
+        { user_id: 42, name: 'Dra. Ana', email: 'ana@x.test', phone: '', specialty: 'Surgery' },
+      ]);
+    }
+    if (url.startsWith('/api/appointments/mngrecord/')) {
+      const cursor = new URL(url, 'http://x').searchParams.get('cursor');
+      return cursor === 'page-2'
+        ? json(200, { items: [item(2, { pet_name: 'Tareco' })], next_cursor: null })
+        : json(200, { items: [item(1)], next_cursor: 'page-2' });
+    }
+    if (url === '/api/appointments/byid/1?lang=en') {
+      return json(200, {
+        ...item(1),
+        id: 1,
+        hash: 'h'.repeat(22),
+        duration_minutes: 30,
+        customerEmail: 'rita@x.test',
+        pet_policy: null,
+        vetEmail: 'rui@x.test',
+        description: 'Itching',
+        calendar_event_id: null,
+        timezone_diff: 0,
+        viewer: 'manager',
+        vet_observations: 'Mild dermatitis.',
+      });
+    }
+    if (url === '/api/appointments/files/1') return json(200, []);
+    if (url.startsWith('/api/exports/appointments?')) {
+      return new Response(new Blob(['xlsx']), {
+        status: 200,
+        headers: { 'content-disposition': 'attachment; filename="20261121120000-appointments.xlsx"' },
+      });
+    }
+    return json(404, { error: 'not_found', message: url });
+  });
+  return urls;
+}
+
+const mngrecordUrls = (urls: string[]) => urls.filter((url) => url.startsWith('/api/appointments/mngrecord/'));
+const dateInput = (name: RegExp) => screen.getByLabelText(name) as HTMLInputElement;
+
+describe('ManagerAppointmentsPanel', () => {
+  beforeAll(async () => {
+    await initTestI18n();
+  });
+  beforeEach(async () => {
+    // Only the date is frozen: Mantine and Testing Library keep their real timers.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-21T12:00:00Z'));
+    await loadTestClientConfig();
+    storage.setSession('tok', { user_id: 1, type: 'manager', name: 'Mia', email: 'mia@x.test', locale: 'en' });
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  it('asks for 15 days either side of today, all vets, in the viewer zone; Load more follows the cursor', async () => {
+    const urls = fakeServer();
+    render(withProviders(<ManagerAppointmentsPanel />));
+    expect(dateInput(/^From/).value).toBe('2026-11-06');
+    expect(dateInput(/^To/).value).toBe('2026-12-06');
+    expect(dateInput(/^From/).min).toBe('1950-01-01');
+    expect(dateInput(/^To/).max).toBe('2026-12-21');
+    const region = await screen.findByRole('region', { name: 'Appointments, scrollable' });
+    expect(region.tabIndex).toBe(0);
+    expect(await within(region).findByText('Bolinha')).toBeTruthy();
+    const tz = encodeURIComponent(browserTimeZone());
+    expect(mngrecordUrls(urls)).toEqual([`/api/appointments/mngrecord/2026-11-06_2026-12-06_all?lang=en&tz=${tz}`]);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await within(region).findByText('Tareco')).toBeTruthy();
+    expect(mngrecordUrls(urls)[1]).toBe(
+      `/api/appointments/mngrecord/2026-11-06_2026-12-06_all?lang=en&tz=${tz}&cursor=page-2`,
+    );
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull());
+  });
+
+  it('builds the mngrecord parameter from the vet and dates; Reset filter restores the default window', async () => {
+    const urls = fakeServer();
+    render(withProviders(<ManagerAppointmentsPanel />));
+    await screen.findByText('Bolinha');
+    const vetSelect = screen.getByLabelText('Vet') as HTMLSelectElement;
+    await waitFor(() => expect(vetSelect.options).toHaveLength(3));
+    await userEvent.selectOptions(vetSelect, '42');
+    fireEvent.change(dateInput(/^From/), { target: { value: '2026-10-01' } });
+    fireEvent.change(dateInput(/^To/), { target: { value: '2026-11-30' } });
+    await waitFor(() =>
+      expect(mngrecordUrls(urls).at(-1)).toMatch(/^\/api\/appointments\/mngrecord\/2026-10-01_2026-11-30_42\?/),
+    );
+
+    // A window past one month ahead, or reversed, is not asked for.
+    const asked = mngrecordUrls(urls).length;
+    fireEvent.change(dateInput(/^To/), { target: { value: '2026-12-22' } });
+    expect(await screen.findByText('Choose a date from Jan 1, 1950 to Dec 21, 2026.')).toBeTruthy();
+    fireEvent.change(dateInput(/^To/), { target: { value: '2026-09-30' } });
+    expect(await screen.findByText('The end date must not be before the start date.')).toBeTruthy();
+    expect(mngrecordUrls(urls)).toHaveLength(asked);
+    expect(screen.queryByRole('button', { name: 'Export to Excel' })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Reset filter' }));
+    expect(dateInput(/^From/).value).toBe('2026-11-06');
+    expect(dateInput(/^To/).value).toBe('2026-12-06');
+    expect(vetSelect.value).toBe('');
+    await userEvent.click(await screen.findByRole('button', { name: 'Export to Excel' }));
+    await waitFor(() => expect(urls.some((url) => url.startsWith('/api/exports/appointments?'))).toBe(true));
+    const exported = new URL(
+      urls.find((url) => url.startsWith('/api/exports/appointments?'))!,
+      'http://x',
+    );
+    expect(exported.searchParams.get('param')).toBe('2026-11-06_2026-12-06_all');
+    expect(exported.searchParams.get('tz')).toBe(browserTimeZone());
+  });
+
+  it('opens a row read-only: observations shown, nothing to modify', async () => {
+    fakeServer();
+    render(withProviders(<ManagerAppointmentsPanel />));
+    await userEvent.click(await screen.findByRole('button', { name: 'Details of appointment 1 (Bolinha)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Appointment 1' });
+    expect(await within(dialog).findByText('Mild dermatitis.')).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Modify data' })).toBeNull();
+  });
+});

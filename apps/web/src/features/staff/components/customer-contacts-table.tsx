@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { Table } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export interface CustomerContact {
+  user_id: number;
+  name: string;
+  email: string;
+  phone: string;
+  address: string;
+  tax_id: string;
+}
+
+/**
+ * The customer table of SPEC §2.11 (vet customers mode) and §2.12 (manager customers mode): id, name, email,
+ * phone, address and VAT number, with an operations column when `operations` is given.
+ */
+export function CustomerContactsTable<Row extends CustomerContact>({
+  rows,
+  label,
+  operations,
+}: {
+  rows: Row[];
+  label: string;
+  operations?: (row: Row) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={800}>
+      <Table striped highlightOnHover aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('staff.id')}</Table.Th>
+            <Table.Th>{t('staff.name')}</Table.Th>
+            <Table.Th>{t('staff.email')}</Table.Th>
+            <Table.Th>{t('staff.phone')}</Table.Th>
+            <Table.Th>{t('customer.address')}</Table.Th>
+            <Table.Th>{t('customer.tax_id')}</Table.Th>
+            {operations && <Table.Th>{t('staff.operations')}</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.user_id}>
+              <Table.Td>{row.user_id}</Table.Td>
+              <Table.Td>{row.name}</Table.Td>
+              <Table.Td>{row.email}</Table.Td>
+              <Table.Td>{row.phone}</Table.Td>
+              <Table.Td>{row.address}</Table.Td>
+              <Table.Td>{row.tax_id}</Table.Td>
+              {operations && <Table.Td>{operations(row)}</Table.Td>}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
