@@ -20,6 +20,7 @@ test('a customer page embeds the scheduler, the customer reserves a slot by keyb
 }) => {
   await logIn(page, DEMO.customer.email);
   await expect(page).toHaveURL(/\/customer$/);
+  await expect(page.getByRole('button', { name: 'Schedule' })).toBeVisible();
   const date = nextTuesday();
   // What the booking screen does (SPEC §2.4): the scheduler in an iframe, messages heard from our origin.
   await page.evaluate(
@@ -33,13 +34,15 @@ test('a customer page embeds the scheduler, the customer reserves a slot by keyb
       frame.title = 'Scheduling calendar';
       frame.src = src;
       frame.style.cssText = 'width: 720px; height: 640px; border: 0';
-      document.querySelector('main')!.append(frame);
+      // Outside React's tree, so no re-render of the page can take it away.
+      document.body.append(frame);
     },
     `/embed/scheduler?vet_id=1&email=${encodeURIComponent(DEMO.customer.email)}&name=Rita&date=${date}&prefix=Appointment:&lang=en`,
   );
 
   const scheduler = page.frameLocator('iframe[title="Scheduling calendar"]');
-  await expect(scheduler.getByRole('heading', { name: 'Choose a time' })).toBeVisible();
+  // The frame boots a second copy of the app (translations, settings): slow on a busy machine.
+  await expect(scheduler.getByRole('heading', { name: 'Choose a time' })).toBeVisible({ timeout: 30_000 });
   await expect(scheduler.getByText('Hello, Rita. Pick a time that suits you.')).toBeVisible();
   await expect(scheduler.getByLabel('Date')).toHaveValue(date);
   const slots = scheduler.getByRole('group', { name: 'Free times' });
