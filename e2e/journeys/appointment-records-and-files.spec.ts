@@ -1,16 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
+import { TINY_PNG } from '../support/booking';
 import { DEMO, expectAccessible, logIn } from '../support/fixtures';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
 
 const COMPLAINT = 'Scratches the left ear; worse at night since Friday.';
 const OBSERVATIONS = 'Otitis externa, left ear. Drops twice a day for 7 days; review next week.';
-const PHOTO = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** The demo's confirmed appointment (Bolinha with the demo vet), opened from the pet's record. */
 async function openDemoAppointmentAsCustomer(page: Page) {
@@ -39,7 +36,7 @@ test('customer, vet and manager each work on the demo appointment within their r
   await newFile.getByLabel(/^File description/).fill('Photo of the left ear');
   await newFile
     .locator('input[type="file"]')
-    .setInputFiles({ name: 'left-ear.png', mimeType: 'image/png', buffer: PHOTO });
+    .setInputFiles({ name: 'left-ear.png', mimeType: 'image/png', buffer: TINY_PNG });
   await newFile.getByRole('button', { name: 'Add' }).click();
   await expectAccessible(customer);
   await detail.getByRole('button', { name: 'Save' }).click();
@@ -64,7 +61,7 @@ test('customer, vet and manager each work on the demo appointment within their r
   await files.getByRole('button', { name: 'Download left-ear.png' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('left-ear.png');
-  expect(await readFile((await file.path())!)).toEqual(PHOTO);
+  expect(await readFile((await file.path())!)).toEqual(TINY_PNG);
   await vetDetail.getByRole('button', { name: 'Modify data' }).click();
   await vetDetail.getByLabel(/^Vet observations/).fill(OBSERVATIONS);
   await vetDetail.getByRole('button', { name: 'Save' }).click();

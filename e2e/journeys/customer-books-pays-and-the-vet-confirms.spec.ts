@@ -1,22 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { lisbonWeekdayAhead, TINY_PNG } from '../support/booking';
 import { firstLink, waitForMail } from '../support/outbox';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
-
-/** The date of the next `weekday` (0 Sunday … 6 Saturday) at least two days ahead in Lisbon, 'YYYY-MM-DD'. */
-function nextWeekday(weekday: number): string {
-  const today = new Date(new Date().toLocaleString('en-US', { timeZone: 'Europe/Lisbon' }));
-  let days = (weekday - today.getDay() + 7) % 7;
-  if (days < 2) days += 7;
-  return new Date(Date.UTC(today.getFullYear(), today.getMonth(), today.getDate() + days)).toISOString().slice(0, 10);
-}
-
-/** A 1×1 PNG: the customer's photo of the pet. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 /** Fills the booking form, opens the scheduler and reserves `time` on `date` with the demo vet. */
 async function bookUntilPayment(page: Page, options: { code: string; date: string; time: string; complaint: string }) {
@@ -26,7 +13,7 @@ async function bookUntilPayment(page: Page, options: { code: string; date: strin
   await expect(page.getByText(/^Valid access code/)).toBeVisible();
   await page.getByLabel(/^Pet/).selectOption({ label: 'Bolinha' });
   await page.getByLabel(/^Chief complaint/).fill(options.complaint);
-  await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: PNG });
+  await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: TINY_PNG });
   await page.getByLabel(/^Date/).fill(options.date);
   const vet = page.getByLabel(/^Vet/);
   await expect(vet).toBeEnabled();
@@ -45,7 +32,7 @@ test('the demo customer books with a file, pays on the built-in checkout, and th
   browser,
 }) => {
   const started = new Date();
-  const date = nextWeekday(3);
+  const date = lisbonWeekdayAhead(3);
   await bookUntilPayment(page, {
     code: 'DEMO-NORMAL',
     date,
@@ -114,7 +101,7 @@ test('the demo customer books with a file, pays on the built-in checkout, and th
 test('a free access code skips the payment page', async ({ page }) => {
   await bookUntilPayment(page, {
     code: 'DEMO-FREE',
-    date: nextWeekday(4),
+    date: lisbonWeekdayAhead(4),
     time: '15:00',
     complaint: 'Annual check of the vaccination plan.',
   });

@@ -1,19 +1,8 @@
 import { expect, test } from '@playwright/test';
+import { lisbonWeekdayAhead } from '../support/booking';
 import { DEMO, expectAccessible, logIn } from '../support/fixtures';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
-
-/**
- * A Tuesday two to eight days ahead in Lisbon ('YYYY-MM-DD'): a working day of the demo vet, and never the
- * next working day, which holds the demo appointment.
- */
-function nextTuesday(): string {
-  const today = new Date(new Date().toLocaleString('en-US', { timeZone: 'Europe/Lisbon' }));
-  let days = (2 - today.getDay() + 7) % 7;
-  if (days < 2) days += 7;
-  const date = new Date(Date.UTC(today.getFullYear(), today.getMonth(), today.getDate() + days));
-  return date.toISOString().slice(0, 10);
-}
 
 test('a customer page embeds the scheduler, the customer reserves a slot by keyboard, and the page is told', async ({
   page,
@@ -21,7 +10,7 @@ test('a customer page embeds the scheduler, the customer reserves a slot by keyb
   await logIn(page, DEMO.customer.email);
   await expect(page).toHaveURL(/\/customer$/);
   await expect(page.getByRole('button', { name: 'Schedule' })).toBeVisible();
-  const date = nextTuesday();
+  const date = lisbonWeekdayAhead(2);
   // What the booking screen does (SPEC §2.4): the scheduler in an iframe, messages heard from our origin.
   await page.evaluate(
     (src) => {

@@ -59,7 +59,7 @@ const environmentSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   GA_MEASUREMENT_ID: z
     .string()
-    .regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXX')
+    .regex(/^G-[A-Z0-9]{4,20}$/, 'must be a GA4 measurement id, such as G-1A2B3C4D5E')
     .optional(),
   WEB_DIST_DIR: z.string().optional(),
   VIDEO_PROVIDER: z.enum(VIDEO_PROVIDERS).default('builtin'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateKey, formatDateTime, formatTime } from './format';
+import { formatDateKey, formatDateTime, formatEuros, formatTime } from './format';
 
 describe('format', () => {
   it('writes an instant with its date, time and zone in each language (TZ=UTC in tests)', () => {
@@ -13,5 +13,13 @@ describe('format', () => {
   it('writes a time alone and a date key without a zone shift', () => {
     expect(formatTime('2026-11-24T15:05:00Z', 'pt')).toBe('15:05');
     expect(formatDateKey('2026-11-24', 'en')).toBe('Nov 24, 2026');
+  });
+});
+
+describe('formatEuros', () => {
+  it('writes integer cents as euros in the viewer’s language', () => {
+    expect(formatEuros(2125, 'en')).toBe('€21.25');
+    expect(formatEuros(2500, 'pt').replace(/\s/g, ' ')).toBe('€ 25,00');
+    expect(formatEuros(0, 'pt-BR').replace(/\s/g, ' ')).toBe('€ 0,00');
   });
 });

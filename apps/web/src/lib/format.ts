@@ -1,3 +1,4 @@
+import { CURRENCY } from '@vetcall/shared/constants';
 import type { Locale } from '@vetcall/shared/locales';
 
 /** An instant in the viewer's time zone, with the zone named (ARCHITECTURE §4 Time). */
@@ -30,4 +31,9 @@ export function browserTimeZone(): string {
 /** The time of an instant in the viewer's zone ('14:30'). */
 export function formatTime(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+}
+
+/** An amount in integer cents as the viewer writes euros (SPEC §9: amounts travel in cents, currency EUR). */
+export function formatEuros(cents: number, locale: Locale): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: CURRENCY }).format(cents / 100);
 }

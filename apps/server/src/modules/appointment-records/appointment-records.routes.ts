@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Locale } from '@vetcall/shared/locales';
-import { isValidTimeZone } from '@vetcall/shared/scheduling/zoned-time';
 import {
   APPOINTMENT_PAGE_SIZE,
   appointmentPageSchema,
@@ -11,6 +10,7 @@ import {
   vetCustomerSchema,
 } from '@vetcall/shared/schemas/appointment';
 import { idParam, localeField } from '@vetcall/shared/schemas/fields';
+import { timeZoneField } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../../plugins/authentication.ts';
 import {
@@ -26,7 +26,6 @@ const langQuery = z.object({
   /** Language of appointment_status; default: the user's own. */
   lang: localeField.optional(),
 });
-const timeZoneField = z.string().max(64).refine(isValidTimeZone, { error: 'invalid_value' });
 const dateKeyField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_format' });
 const pageQuery = langQuery.extend({
   /** next_cursor of the previous page. */

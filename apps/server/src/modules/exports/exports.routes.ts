@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { localeField } from '@vetcall/shared/schemas/fields';
+import { timeZoneField } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../../plugins/authentication.ts';
 import { exportAppointments } from './appointments-export.ts';
@@ -8,21 +9,12 @@ import { exportUsers, type UserExport } from './exports.service.ts';
 import { exportVetsAvailability } from './vets-availability-export.ts';
 import { sendWorkbook, XLSX_CONTENT_TYPE } from './workbook.ts';
 
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Shared by every export: the language of headers and texts, and the zone date-times are shown in. */
 export const exportQuery = z.object({
   /** Default: the manager's own language. */
   lang: localeField.optional(),
   /** IANA zone (the browser's) for date-times; Excel dates carry none. Default UTC. */
-  tz: z.string().max(64).refine(isTimeZone, { error: 'invalid_value' }).optional(),
+  tz: timeZoneField.optional(),
 });
 
 const LISTS: { path: string; list: UserExport }[] = [

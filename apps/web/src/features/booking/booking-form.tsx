@@ -25,7 +25,7 @@ import type { PublicVet } from '@vetcall/shared/schemas/staff';
 import { useSession } from '../../lib/auth-store';
 import { clientConfig } from '../../lib/client-config';
 import { apiErrorMessage } from '../../lib/form-errors';
-import { browserTimeZone } from '../../lib/format';
+import { browserTimeZone, formatEuros } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError } from '../../lib/notify';
 import { storage } from '../../lib/storage';
@@ -34,9 +34,6 @@ import { isSchedulerMessage } from '../scheduler/scheduler-messages';
 import { AccessCodeField, type AccessCodeState } from './access-code-field';
 import { createAppointment, submitPaymentForm, useQuote, useVetsAvailableOn } from './api/booking';
 import { claimSchedulerEvent } from './scheduler-events';
-
-const formatPrice = (cents: number, locale: string) =>
-  new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }).format(cents / 100);
 
 /**
  * SPEC §2.4 and §5 booking form, then the embedded scheduler (SPEC §7) and the booking flow of SPEC §4:
@@ -287,11 +284,11 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
           <Text role="status" fw={600}>
             {quote.data.included
               ? t('booking.price_free')
-              : t('booking.price', { price: formatPrice(quote.data.price_cents, locale) })}
+              : t('booking.price', { price: formatEuros(quote.data.price_cents, locale) })}
             {!quote.data.included && quote.data.discount_percent > 0 && (
               <Text span size="sm" c="dimmed" fw={400} ml="xs">
                 {t('booking.price_discount', {
-                  list: formatPrice(quote.data.list_price_cents, locale),
+                  list: formatEuros(quote.data.list_price_cents, locale),
                   discount: quote.data.discount_percent,
                 })}
               </Text>

@@ -26,7 +26,7 @@ import { currentLocale } from '../../lib/i18n';
 import { useFieldProps } from '../../lib/use-field-props';
 import { cancelCheckout, fetchCheckout, payCheckout } from './api/payment';
 import { leavePage } from './leave-page';
-import { formatEuros } from './money';
+import { formatEuros } from '../../lib/format';
 import { useCustomerOnly } from './use-customer-only';
 
 /**

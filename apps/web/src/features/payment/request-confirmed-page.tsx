@@ -8,7 +8,7 @@ import { clientConfig } from '../../lib/client-config';
 import { currentLocale } from '../../lib/i18n';
 import { PaymentProblem } from './payment-problem';
 import { parseConfirmedQuery } from './confirmed-query';
-import { formatEuros } from './money';
+import { formatEuros } from '../../lib/format';
 import { trackPurchase } from './purchase-analytics';
 import { useCustomerOnly } from './use-customer-only';
 

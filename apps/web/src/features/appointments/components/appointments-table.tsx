@@ -5,7 +5,7 @@ import type { AppointmentListItem, AppointmentPage } from '@vetcall/shared/schem
 import { apiErrorMessage } from '../../../lib/form-errors';
 import { formatDateTime } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
-import { formatEuros } from '../../payment/money';
+import { formatEuros } from '../../../lib/format';
 
 /**
  * The appointment lists of vets and managers (SPEC §2.11, §2.12): a scroll region of its own (SPEC §9:
