@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: starts the real application on loopback (embedded database, demo data) and measures
  * throughput and latency of the hot API paths with autocannon. Every run is bounded in time and sends
- * traffic only to 127.0.0.1.
+ * traffic only to 127.0.0.1. Then the slot engine, the managers' lists over 100 000 appointments, and video
+ * calls between two Chromium pages (inside a loopback-only network namespace when `unshare -n` works here).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import { DEMO_PASSWORD, seedDemoData } from '../apps/server/src/db/seed.ts';
 import { benchAppointmentLists } from './appointment-lists.bench.ts';
 import { benchSlots } from './slots.bench.ts';
+import { benchVideoCallsOnLoopback } from './video-call.bench.ts';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -105,6 +107,25 @@ async function main() {
       met: result.value <= result.goal ? 'yes' : 'NO',
     })),
   );
+
+  // The built-in video room, Chromium to Chromium on loopback (issue 8).
+  const video = await benchVideoCallsOnLoopback();
+  if ('skipped' in video) {
+    console.log(`  video call bench skipped: ${video.skipped}`);
+  } else {
+    const where = video.network === 'host network' ? ' (host network)' : '';
+    console.log(
+      `  video calls measured in ${video.network === 'host network' ? 'the host network' : 'a loopback-only network namespace'}`,
+    );
+    console.table(
+      video.rows.map((result) => ({
+        measure: `${result.name}${where}`,
+        value: `${result.value} ${result.unit}`,
+        goal: result.goal === undefined ? '-' : `≤ ${result.goal} ${result.unit}`,
+        met: result.goal === undefined ? '-' : result.value <= result.goal ? 'yes' : 'NO',
+      })),
+    );
+  }
 }
 
 main().catch((error: unknown) => {

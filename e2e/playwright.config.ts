@@ -29,6 +29,11 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // The video journey: fake camera and microphone, granted without a prompt, and WebRTC candidates
+        // on loopback (the journeys run in a network namespace that has nothing else, see run-journeys.mjs).
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
+        '--allow-loopback-in-peer-connection',
       ],
     },
   },
@@ -45,6 +50,11 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      // The embedded database, in-process signalling and the outbox, whatever the calling shell exports
+      // (nothing outside the loopback namespace is reachable anyway).
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      SMTP_URL: '',
       ...(process.env.E2E_POSTAL_PT_URL ? { POSTAL_PT_URL: process.env.E2E_POSTAL_PT_URL } : {}),
     },
   },

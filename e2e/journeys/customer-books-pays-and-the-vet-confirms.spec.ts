@@ -1,31 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO, expectAccessible, logIn } from '../support/fixtures';
-import { lisbonWeekdayAhead, TINY_PNG } from '../support/booking';
+import { expect, test } from '@playwright/test';
+import { DEMO, expectAccessible } from '../support/fixtures';
+import { bookUntilPayment, lisbonWeekdayAhead } from '../support/booking';
 import { firstLink, waitForMail } from '../support/outbox';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
-
-/** Fills the booking form, opens the scheduler and reserves `time` on `date` with the demo vet. */
-async function bookUntilPayment(page: Page, options: { code: string; date: string; time: string; complaint: string }) {
-  await logIn(page, DEMO.customer.email);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Schedule appointment');
-  await page.getByLabel(/^Access code/).fill(options.code);
-  await expect(page.getByText(/^Valid access code/)).toBeVisible();
-  await page.getByLabel(/^Pet/).selectOption({ label: 'Bolinha' });
-  await page.getByLabel(/^Chief complaint/).fill(options.complaint);
-  await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: TINY_PNG });
-  await page.getByLabel(/^Date/).fill(options.date);
-  const vet = page.getByLabel(/^Vet/);
-  await expect(vet).toBeEnabled();
-  await vet.selectOption({ label: `${DEMO.vet.name} · Small animal medicine` });
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByLabel(/terms of telemedicine/).check();
-  await expectAccessible(page);
-  await page.getByRole('button', { name: 'Schedule' }).click();
-  const scheduler = page.frameLocator('iframe[title="Scheduling calendar"]');
-  await scheduler.getByRole('group', { name: 'Free times' }).getByRole('button', { name: options.time }).click();
-  await scheduler.getByRole('button', { name: 'Reserve this time' }).click();
-}
 
 test('the demo customer books with a file, pays on the built-in checkout, and the vet confirms from the email', async ({
   page,

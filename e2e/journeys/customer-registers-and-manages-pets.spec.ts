@@ -132,7 +132,7 @@ for (const lang of ['en', 'pt'] as const) {
     await page.getByLabel(new RegExp(`^${text.password}`)).fill('my-secret-1');
     await page.getByRole('button', { name: text.logIn }).click();
     await expect(page).toHaveURL(/\/customer$/);
-    await page.getByRole('link', { name: text.myData }).click();
+    await page.getByRole('navigation').getByRole('link', { name: text.myData }).click();
     await expect(page).toHaveTitle('Customer Data');
 
     // No pets yet: editing mode with the add-pet form already open.

@@ -1,3 +1,6 @@
+import { expect, type Page } from '@playwright/test';
+import { DEMO, expectAccessible, logIn } from './fixtures';
+
 /**
  * Dates and files the booking journeys share. The demo vet works weekdays in Lisbon, and the demo's
  * confirmed appointment sits on the next working day, so journeys book at least two days ahead.
@@ -11,8 +14,53 @@ export function lisbonWeekdayAhead(weekday: number): string {
   return new Date(Date.UTC(today.getFullYear(), today.getMonth(), today.getDate() + days)).toISOString().slice(0, 10);
 }
 
+/** 'YYYY-MM-DD' and 'HH:MM' of an instant on Lisbon's wall clock (the journeys' browser zone). */
+export function lisbonWallClock(instant: Date): { date: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/Lisbon',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
 /** A 1×1 PNG: a customer's photo of the pet. */
 export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** Fills the booking form, opens the scheduler and reserves `time` on `date` with a demo vet (João by default). */
+export async function bookUntilPayment(
+  page: Page,
+  options: { code: string; date: string; time: string; complaint: string; vetName?: string },
+) {
+  await logIn(page, DEMO.customer.email);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Schedule appointment');
+  await page.getByLabel(/^Access code/).fill(options.code);
+  await expect(page.getByText(/^Valid access code/)).toBeVisible();
+  await page.getByLabel(/^Pet/).selectOption({ label: 'Bolinha' });
+  await page.getByLabel(/^Chief complaint/).fill(options.complaint);
+  await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: TINY_PNG });
+  await page.getByLabel(/^Date/).fill(options.date);
+  const vet = page.getByLabel(/^Vet/);
+  await expect(vet).toBeEnabled();
+  const vetName = options.vetName ?? DEMO.vet.name;
+  const label = (await vet.locator('option', { hasText: vetName }).first().textContent())!.trim();
+  await vet.selectOption({ label });
+  await page.getByLabel(/privacy policy/).check();
+  await page.getByLabel(/terms of telemedicine/).check();
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Schedule' }).click();
+  const scheduler = page.frameLocator('iframe[title="Scheduling calendar"]');
+  await scheduler.getByRole('group', { name: 'Free times' }).getByRole('button', { name: options.time }).click();
+  await scheduler.getByRole('button', { name: 'Reserve this time' }).click();
+}

@@ -33,6 +33,7 @@ import { clientConfigRoutes } from './modules/client-config/client-config.routes
 import { devMailRoutes } from './modules/dev-mail/dev-mail.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { translationRoutes } from './modules/translations/translations.routes.ts';
+import { jitsiBrandingRoutes } from './modules/video/jitsi-branding.routes.ts';
 import { roomAccessRoutes } from './modules/video/room-access.routes.ts';
 import { signallingRoutes, WEBSOCKET_OPTIONS } from './modules/video/signalling.routes.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -121,6 +122,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(paymentRoutes, { prefix: '/api/payment', context });
   await app.register(roomAccessRoutes, { prefix: '/api/appointments', context });
   await app.register(signallingRoutes, { prefix: '/api/video', context });
+  await app.register(jitsiBrandingRoutes, { prefix: '/api/video', config });
 
   if (config.isDemo && context.mailer.kind === 'outbox') {
     await app.register(devMailRoutes, { prefix: '/dev/mail', outboxDir: path.join(config.dataDir, 'outbox') });

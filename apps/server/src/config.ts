@@ -70,6 +70,8 @@ const environmentSchema = z.object({
       'must be a host name, like meet.example.org',
     )
     .optional(),
+  JITSI_APP_ID: z.string().min(1).optional(),
+  JITSI_APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ICE_SERVERS: iceServersFromEnv.optional(),
   REDIS_URL: z
     .string()
@@ -135,6 +137,11 @@ export interface Config {
     provider: VideoProvider;
     /** Host of the Jitsi Meet deployment; always set when the provider is jitsi. */
     jitsiDomain: string | undefined;
+    /**
+     * Token auth of a self-hosted Jitsi (prosody's app_id and app_secret): set only with the jitsi provider
+     * and both JITSI_APP_ID and JITSI_APP_SECRET; then PIN lookups carry a JWT for the room.
+     */
+    jitsiToken?: { appId: string; appSecret: string };
     /** STUN/TURN servers handed to browsers of the built-in room; none needed on one machine or a LAN. */
     iceServers: IceServer[];
   };
@@ -171,6 +178,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (values.VIDEO_PROVIDER === 'jitsi' && !values.JITSI_DOMAIN) {
     throw new ConfigError('Invalid configuration:\n  JITSI_DOMAIN: required when VIDEO_PROVIDER is jitsi');
+  }
+  if ((values.JITSI_APP_ID === undefined) !== (values.JITSI_APP_SECRET === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  JITSI_APP_ID, JITSI_APP_SECRET: set both or neither');
   }
   if (values.NODE_ENV === 'production' && !values.APP_SECRET) {
     throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production');
@@ -221,6 +231,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provider: values.VIDEO_PROVIDER,
       jitsiDomain: values.JITSI_DOMAIN,
       iceServers: values.ICE_SERVERS ?? [],
+      // Only the Jitsi room uses tokens; with the built-in room the two settings are ignored.
+      ...(values.VIDEO_PROVIDER === 'jitsi' && values.JITSI_APP_ID && values.JITSI_APP_SECRET
+        ? { jitsiToken: { appId: values.JITSI_APP_ID, appSecret: values.JITSI_APP_SECRET } }
+        : {}),
     },
     redis: { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX },
   };

@@ -9,7 +9,6 @@ import { RegistrationPage } from '../features/customers/registration-page';
 import { ManagerPage } from '../features/manager/manager-page';
 import { ManagerDataPage } from '../features/staff/manager-data-page';
 import { VetDataPage } from '../features/staff/vet-data-page';
-import { PublicRoutePage } from '../features/home/public-route-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
 import { BookingPage } from '../features/booking/booking-page';
 import { AuthCallbackPage } from '../features/calendar/auth-callback-page';
@@ -20,13 +19,14 @@ import { CheckoutPage } from '../features/payment/checkout-page';
 import { RequestConfirmedPage } from '../features/payment/request-confirmed-page';
 import { RequestSentPage } from '../features/payment/request-sent-page';
 import { ConfirmAppointmentPage } from '../features/confirmation/confirm-appointment-page';
+import { AppointmentPage } from '../features/video/appointment-page';
 import { guardedEntry, sessionEntry, trackedEntry } from './navigation-guard';
 import { RootLayout } from './root-layout';
 
 const OWN_DATA_ROUTES = new Set<RouteName>(['CustomerData', 'VetData', 'ManagerData']);
 
 /** The screen of each route of SPEC §2.1. */
-function screenFor(name: RouteName, title: string): ReactNode {
+function screenFor(name: RouteName): ReactNode {
   switch (name) {
     case 'Login':
       return <LoginPage />;
@@ -56,8 +56,8 @@ function screenFor(name: RouteName, title: string): ReactNode {
       return <RequestConfirmedPage />;
     case 'Appointment Confirmation':
       return <ConfirmAppointmentPage />;
-    default:
-      return <PublicRoutePage title={title} />;
+    case 'Appointment':
+      return <AppointmentPage />;
   }
 }
 
@@ -71,7 +71,7 @@ export const routes: RouteObject[] = [
           ? sessionEntry(route.name)
           : guardedEntry(route.name, route.path, 'requiresAuth' in route && route.requiresAuth),
         handle: { title: route.title, name: route.name },
-        element: screenFor(route.name, route.title),
+        element: screenFor(route.name),
       })),
       // Pages beyond the route table of SPEC §2.1: the embedded scheduler (SPEC §7) lives in an iframe.
       { path: '/embed/scheduler', element: <EmbedSchedulerPage /> },

@@ -41,7 +41,8 @@ export type Party = z.infer<typeof partySchema>;
 
 /**
  * GET /api/appointments/pin/{pin}: the person the PIN belongs to (SPEC §3: user_email, user_name, hash).
- * `party`, `opens_at` and `closes_at` are ours: whose PIN it is and the room's window (SPEC §9).
+ * `party`, `opens_at` and `closes_at` are ours: whose PIN it is and the room's window (SPEC §9);
+ * `jitsi_jwt` too: only with a Jitsi Meet that uses token auth (JITSI_APP_ID), its JWT for this room.
  */
 export const pinLookupSchema = z.object({
   user_email: z.string(),
@@ -51,6 +52,8 @@ export const pinLookupSchema = z.object({
   party: partySchema,
   opens_at: z.iso.datetime(),
   closes_at: z.iso.datetime(),
+  /** Only with VIDEO_PROVIDER=jitsi and token auth: the JWT that lets this person into the room. */
+  jitsi_jwt: z.string().optional(),
 });
 export type PinLookup = z.infer<typeof pinLookupSchema>;
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pinLookupSchema, pinParamsSchema, roomWindowErrorSchema } from '@vetcall/shared/schemas/video';
 import type { AppContext } from '../../context.ts';
+import { jitsiToken } from './jitsi-token.ts';
 import { openRoomByPin, roomWindowMessage } from './room-access.service.ts';
 
 /** GET /api/appointments/pin/{pin} (SPEC §7): no login, the PIN is the credential; rate-limited per IP. */
@@ -24,12 +25,19 @@ export const roomAccessRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
       if (access.kind !== 'open') {
         return reply.status(409).send({ error: access.kind, message: roomWindowMessage(access), ...window });
       }
+      // A self-hosted Jitsi with token auth: a JWT for this room and this person (the log never sees bodies).
+      const { jitsiToken: tokenSettings, jitsiDomain } = context.config.video;
+      const jitsi =
+        tokenSettings && jitsiDomain
+          ? { jitsi_jwt: jitsiToken({ ...tokenSettings, domain: jitsiDomain }, access, context.clock.now()) }
+          : {};
       return {
         user_email: access.user.email,
         user_name: access.user.name,
         hash: access.hash,
         party: access.party,
         ...window,
+        ...jitsi,
       };
     },
   );

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { buildVideoAppointment } from '../../../test/video-world.ts';
+import { jitsiToken } from './jitsi-token.ts';
 import { PIN_LOOKUP_FAILURES_PER_IP, openRoomByPin, pinLogReference } from './room-access.service.ts';
 
 /** The appointment starts at 14:00 UTC; its room is open from 13:30 until 15:00, both included. */
@@ -157,6 +158,46 @@ describe('GET /api/appointments/pin/{pin}', () => {
     const [first, second] = log.warn.mock.calls.map(([fields]) => (fields as { pinRef: string }).pinRef);
     expect(first).toBe(pinLogReference(t.context, '424242'));
     expect(second).toBe(pinLogReference(t.context, world.pins.vet));
+  });
+});
+
+describe('GET /api/appointments/pin/{pin} with Jitsi token auth', () => {
+  const clock = fixedClock('2026-03-10T14:05:00Z');
+  const jitsi = { VIDEO_PROVIDER: 'jitsi', JITSI_DOMAIN: 'meet.clinic.test' };
+  const tokenAuth = { JITSI_APP_ID: 'vetcall', JITSI_APP_SECRET: 'x'.repeat(32) };
+
+  it.each([
+    ['the built-in room', {}, false],
+    ['Jitsi without token auth', jitsi, false],
+    ['the built-in room, even with JITSI_APP_ID and JITSI_APP_SECRET', tokenAuth, false],
+    ['Jitsi with JITSI_APP_ID and JITSI_APP_SECRET', { ...jitsi, ...tokenAuth }, true],
+  ] as const)('carries jitsi_jwt only when configured: %s', async (_case, env, carries) => {
+    const t = await buildTestApp({ env, clock });
+    try {
+      const world = await buildVideoAppointment(t, { schedule: START, vetName: 'Rui Vet' });
+      const response = await t.app.inject({ method: 'GET', url: `/api/appointments/pin/${world.pins.vet}` });
+      expect(response.statusCode).toBe(200);
+      const body = response.json<Record<string, unknown>>();
+      if (!carries) {
+        expect(body).not.toHaveProperty('jitsi_jwt');
+        return;
+      }
+      // The vet's token for this room, signed with the app secret, valid in the room's window.
+      expect(body.jitsi_jwt).toBe(
+        jitsiToken(
+          { appId: 'vetcall', appSecret: 'x'.repeat(32), domain: 'meet.clinic.test' },
+          {
+            hash: world.appointment.hash,
+            party: 'vet',
+            user: { name: 'Rui Vet', email: world.vet.user.email },
+            window: { opensAt: new Date(OPENS_AT), closesAt: new Date(CLOSES_AT) },
+          },
+          clock.now(),
+        ),
+      );
+    } finally {
+      await t.close();
+    }
   });
 });
 
