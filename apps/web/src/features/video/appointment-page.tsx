@@ -29,8 +29,8 @@ type Notice = { kind: 'unavailable'; refusal: PinRefusal } | { kind: 'left' };
 type Phase =
   | { name: 'form'; notice?: Notice }
   | { name: 'checking' }
-  | { name: 'connecting'; pin: string; lookup: PinLookup }
-  | { name: 'room'; pin: string; lookup: PinLookup };
+  | { name: 'connecting'; pin: string; lookup: PinLookup; resumeToken?: string }
+  | { name: 'room'; pin: string; lookup: PinLookup; resumeToken?: string };
 
 /** The 'unavailable' explanation: when the room opens or closed if the server said, else the error's text. */
 function refusalMessage(t: (key: string, options?: Record<string, unknown>) => string, refusal: PinRefusal): string {
@@ -69,10 +69,7 @@ export function AppointmentPage() {
   // 'connecting' for PIN_CONNECTING_DELAY_MS (SPEC §9), then the room.
   useEffect(() => {
     if (phase.name !== 'connecting') return;
-    const timer = setTimeout(
-      () => setPhase({ name: 'room', pin: phase.pin, lookup: phase.lookup }),
-      PIN_CONNECTING_DELAY_MS,
-    );
+    const timer = setTimeout(() => setPhase({ ...phase, name: 'room' }), PIN_CONNECTING_DELAY_MS);
     return () => clearTimeout(timer);
   }, [phase]);
 
@@ -92,13 +89,11 @@ export function AppointmentPage() {
       setPhase({ name: 'form', notice: { kind: 'unavailable', refusal: result } });
       return;
     }
+    // The token of this tab's earlier connection to the same room (a reload): it takes that seat back.
     const stored = storedRoom.get(pin);
-    storedRoom.set({
-      pin,
-      hash: result.lookup.hash,
-      resumeToken: stored?.hash === result.lookup.hash ? stored.resumeToken : undefined,
-    });
-    setPhase({ name: 'connecting', pin, lookup: result.lookup });
+    const resumeToken = stored?.hash === result.lookup.hash ? stored.resumeToken : undefined;
+    storedRoom.set({ pin, hash: result.lookup.hash, resumeToken });
+    setPhase({ name: 'connecting', pin, lookup: result.lookup, resumeToken });
   };
 
   const exitRoom = useCallback((exit: RoomExit) => {
@@ -124,7 +119,7 @@ export function AppointmentPage() {
       <BuiltinRoom
         pin={phase.pin}
         lookup={phase.lookup}
-        resumeToken={storedRoom.get(phase.pin)?.resumeToken}
+        resumeToken={phase.resumeToken}
         onResumeToken={keepResumeToken}
         onExit={exitRoom}
       />
