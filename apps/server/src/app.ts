@@ -18,15 +18,12 @@ import { photoRoutes } from './modules/photos/photos.routes.ts';
 import { exportRoutes } from './modules/exports/exports.routes.ts';
 import { productRoutes } from './modules/products/products.routes.ts';
 import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts';
-import { appointmentRoutes } from './modules/appointments/appointments.routes.ts';
+import { appointmentRoutes } from './modules/appointments/booking.routes.ts';
 import { calendarFeedRoutes, icsFeedRoutes } from './modules/ics-feed/ics-feed.routes.ts';
-import { appointmentConfirmationRoutes } from './modules/appointment-confirmation/appointment-confirmation.routes.ts';
-import { appointmentFileRoutes } from './modules/appointment-files/appointment-files.routes.ts';
-import {
-  appointmentRecordRoutes,
-  vetAppointmentRoutes,
-} from './modules/appointment-records/appointment-records.routes.ts';
-import { paymentLookupRoutes } from './modules/payments/payment-lookup.routes.ts';
+import { appointmentConfirmationRoutes } from './modules/appointments/confirmation.routes.ts';
+import { appointmentFileRoutes } from './modules/appointments/files.routes.ts';
+import { appointmentRecordRoutes, vetAppointmentRoutes } from './modules/appointments/records.routes.ts';
+import { paymentLookupRoutes } from './modules/appointments/payment-lookup.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
 import { createPostalCodeLookup } from './providers/postal-codes/postal-code-service.ts';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.ts';

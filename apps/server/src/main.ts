@@ -2,9 +2,9 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './create-context.ts';
 import { openDatabase } from './db/client.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './db/seed.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo-data/seed.ts';
 import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
-import { fileStoreFor, sweepFileStore } from './modules/appointment-files/file-store.ts';
+import { fileStoreFor, sweepFileStore } from './providers/storage/file-store.ts';
 import { startHoldReleaseJob } from './modules/scheduling/hold-release-job.ts';
 import { createSecrets } from './secrets.ts';
 

@@ -1,6 +1,6 @@
-import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../src/db/factories.ts';
+import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../src/demo-data/factories.ts';
 import type { appointments } from '../src/db/schema.ts';
-import { pinLookupHash, sealPins } from '../src/modules/appointment-confirmation/appointment-pins.ts';
+import { pinLookupHash, sealPins } from '../src/modules/appointments/pins.ts';
 import type { TestApp } from './build-test-app.ts';
 
 export const PASSWORD = 'secret-pass';

@@ -5,7 +5,7 @@ import { buildApp } from '../src/app.ts';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/create-context.ts';
-import { DEMO_PASSWORD } from '../src/db/seed.ts';
+import { DEMO_PASSWORD } from '../src/demo-data/seed.ts';
 import { createTestDatabase } from './database.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Locale } from '@vetcall/shared/locales';
-import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../src/db/factories.ts';
+import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../src/demo-data/factories.ts';
 import { appointments, calendarEvents, sessions } from '../src/db/schema.ts';
-import { generateToken, hashToken } from '../src/modules/auth/tokens.ts';
+import { generateToken, hashToken } from '../src/lib/tokens.ts';
 import type { TestApp } from './build-test-app.ts';
 
 /**

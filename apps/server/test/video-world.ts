@@ -1,7 +1,7 @@
 import type { AppointmentStatus } from '@vetcall/shared/appointment-status';
 import type { AppContext } from '../src/context.ts';
-import { buildAppointment, buildCustomer, buildPet, buildVet } from '../src/db/factories.ts';
-import { issuePins } from '../src/modules/appointment-confirmation/appointment-pins.ts';
+import { buildAppointment, buildCustomer, buildPet, buildVet } from '../src/demo-data/factories.ts';
+import { issuePins } from '../src/modules/appointments/pins.ts';
 
 /**
  * A vet, a customer with a pet, and their confirmed appointment with its two PINs, issued and stored the

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usingPostgres, withDatabase } from '../../test/database.ts';
 import { type DatabaseHandle, openDatabase } from './client.ts';
-import { buildCustomer } from './factories.ts';
+import { buildCustomer } from '../demo-data/factories.ts';
 import { customers, users } from './schema.ts';
 
 async function appliedMigrations(handle: DatabaseHandle): Promise<number> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import type { Database } from './client.ts';
-import { buildCustomer, buildVet } from './factories.ts';
+import { buildCustomer, buildVet } from '../demo-data/factories.ts';
 import { calendarEvents } from './schema.ts';
 import { sqlState as sqlStateOf } from './sql-state.ts';
 

@@ -1,7 +1,7 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { JITSI_LOGO_PATH } from '../modules/video/jitsi-branding.routes.ts';
+import { JITSI_LOGO_PATH } from '../providers/video/jitsi-branding.ts';
 
 /**
  * Security headers with a CSP that allows only our own origin. Later features widen it where they

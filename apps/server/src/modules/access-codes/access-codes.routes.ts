@@ -9,7 +9,7 @@ import {
 } from '@vetcall/shared/schemas/access-code';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../errors.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   createAccessCode,
   listAccessCodes,

@@ -1,9 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { accessCodes } from '../../db/schema.ts';
-import { seedDemoData } from '../../db/seed.ts';
+import { seedDemoData } from '../../demo-data/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ACCESS_CODE_RATE_LIMITS, isWithinDates } from './access-codes.service.ts';
 

@@ -11,14 +11,10 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments, calendarEvents, customers, pets } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
-import {
-  discardFilesOnFailure,
-  type FileStore,
-  insertFileRows,
-  type StoredFile,
-} from '../appointment-files/file-store.ts';
+import type { StoredFile } from '../../providers/storage/file-store.ts';
+import { insertFileRows } from './file-rows.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { canBookAppointment, isBookingForSelf } from './booking.policy.ts';
+import { canBookAppointment, isBookingForSelf } from './appointment.policy.ts';
 import { type BookingPrice, countAccessCodeAttempt, priceBooking } from './pricing.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter'>;
@@ -159,64 +155,62 @@ export async function checkBookingRequest(deps: Deps, actor: Actor, data: Parsed
  * requests race (the others get 409 hold_not_found). If anything fails the files' bytes are deleted.
  */
 export async function createAppointment(
-  deps: Deps & { store: FileStore },
+  deps: Deps,
   actor: Actor,
   data: ParsedAppointmentData,
   files: readonly StoredFile[],
 ): Promise<AppointmentCreated> {
   if (!canBookAppointment(actor)) throw forbidden();
   const now = deps.clock.now();
-  return discardFilesOnFailure(deps.store, files, () =>
-    deps.db.transaction(async (tx) => {
-      const plan = await planBooking(tx, deps, actor, data, now);
-      const [appointment] = await tx
-        .insert(appointments)
-        .values({
-          hash: randomBytes(16).toString('base64url'),
-          paymentHash: randomBytes(16).toString('base64url'),
-          customerUserId: actor.userId,
-          petId: plan.petId,
-          vetUserId: plan.vetUserId,
-          description: data.description,
-          vetObservations: '',
-          schedule: plan.hold.startsAt,
-          durationMinutes: plan.hold.durationMinutes,
-          status: 'TK_PendingPayment',
-          statusDate: now,
-          priceCents: plan.price.priceCents,
-          itemName: plan.price.itemName,
-          calendarEventId: data.calendar_event_id,
-          timezoneDiff: data.timezone_diff,
-          accessCodeId: plan.price.accessCodeId,
-          createdAt: now,
-        })
-        .returning();
-      const claimed = await tx
-        .update(calendarEvents)
-        .set({
-          appointmentId: appointment!.id,
-          expiresAt: new Date(now.getTime() + PAYMENT_WINDOW_MINUTES * MINUTE_MS),
-        })
-        .where(
-          and(
-            eq(calendarEvents.id, plan.hold.id),
-            eq(calendarEvents.kind, 'hold'),
-            isNull(calendarEvents.releasedAt),
-            isNull(calendarEvents.appointmentId),
-            gt(calendarEvents.expiresAt, now),
-          ),
-        )
-        .returning({ id: calendarEvents.id });
-      // Another request claimed it between our read and this write.
-      if (claimed.length === 0) throw alreadyBooked();
-      await insertFileRows(tx, appointment!.id, files, { uploadedByUserId: actor.userId, now });
-      return {
-        appointment_hash: appointment!.hash,
-        payment_hash: appointment!.paymentHash!,
-        price_cents: appointment!.priceCents,
-        item_name: appointment!.itemName,
-        included: plan.price.included,
-      };
-    }),
-  );
+  return deps.db.transaction(async (tx) => {
+    const plan = await planBooking(tx, deps, actor, data, now);
+    const [appointment] = await tx
+      .insert(appointments)
+      .values({
+        hash: randomBytes(16).toString('base64url'),
+        paymentHash: randomBytes(16).toString('base64url'),
+        customerUserId: actor.userId,
+        petId: plan.petId,
+        vetUserId: plan.vetUserId,
+        description: data.description,
+        vetObservations: '',
+        schedule: plan.hold.startsAt,
+        durationMinutes: plan.hold.durationMinutes,
+        status: 'TK_PendingPayment',
+        statusDate: now,
+        priceCents: plan.price.priceCents,
+        itemName: plan.price.itemName,
+        calendarEventId: data.calendar_event_id,
+        timezoneDiff: data.timezone_diff,
+        accessCodeId: plan.price.accessCodeId,
+        createdAt: now,
+      })
+      .returning();
+    const claimed = await tx
+      .update(calendarEvents)
+      .set({
+        appointmentId: appointment!.id,
+        expiresAt: new Date(now.getTime() + PAYMENT_WINDOW_MINUTES * MINUTE_MS),
+      })
+      .where(
+        and(
+          eq(calendarEvents.id, plan.hold.id),
+          eq(calendarEvents.kind, 'hold'),
+          isNull(calendarEvents.releasedAt),
+          isNull(calendarEvents.appointmentId),
+          gt(calendarEvents.expiresAt, now),
+        ),
+      )
+      .returning({ id: calendarEvents.id });
+    // Another request claimed it between our read and this write.
+    if (claimed.length === 0) throw alreadyBooked();
+    await insertFileRows(tx, appointment!.id, files, { uploadedByUserId: actor.userId, now });
+    return {
+      appointment_hash: appointment!.hash,
+      payment_hash: appointment!.paymentHash!,
+      price_cents: appointment!.priceCents,
+      item_name: appointment!.itemName,
+      included: plan.price.included,
+    };
+  });
 }

@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CUSTOMER_UPLOAD_BYTES } from '@vetcall/shared/constants';
 import type { AppointmentData } from '@vetcall/shared/schemas/booking';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildHold, buildManager, buildPet, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildHold, buildManager, buildPet, buildVet } from '../../demo-data/factories.ts';
 import { accessCodes, appointmentFiles, appointments, calendarEvents, products } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { fileStoreFor, sweepFileStore } from '../appointment-files/file-store.ts';
+import { fileStoreFor, sweepFileStore } from '../../providers/storage/file-store.ts';
 
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter). */
 const NOW = '2026-01-12T10:10:00Z';

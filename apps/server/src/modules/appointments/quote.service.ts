@@ -3,7 +3,7 @@ import type { Quote } from '@vetcall/shared/schemas/booking';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { canQuoteAppointment } from './booking.policy.ts';
+import { canQuoteAppointment } from './appointment.policy.ts';
 import { countAccessCodeAttempt, priceBooking } from './pricing.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter'>;

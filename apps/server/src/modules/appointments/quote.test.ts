@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { accessCodes, products, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { discountedCents } from './pricing.ts';

@@ -9,7 +9,7 @@ import {
   updatePasswordSchema,
 } from '@vetcall/shared/schemas/auth';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from './authentication.ts';
 import { login, logout, sendPasswordResetEmail, updatePassword } from './auth.service.ts';
 
 /** SPEC §7 Login, under /api/login. */

@@ -15,7 +15,7 @@ import {
   SESSION_IDLE_TIMEOUT_MS,
   SESSION_TOUCH_INTERVAL_MS,
 } from './session-policy.ts';
-import { generateToken, hashToken } from './tokens.ts';
+import { generateToken, hashToken } from '../../lib/tokens.ts';
 
 /** The authenticated person behind a request. */
 export interface Actor {

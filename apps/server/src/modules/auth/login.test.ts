@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { RATE_LIMITS } from './session-policy.ts';
 

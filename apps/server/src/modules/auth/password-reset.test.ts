@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locale } from '@vetcall/shared/locales';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildVet } from '../../demo-data/factories.ts';
 import { passwordResetTokens } from '../../db/schema.ts';
 import { CATALOGS, type Catalog } from '../../i18n.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildManager } from '../../db/factories.ts';
+import { buildCustomer, buildManager } from '../../demo-data/factories.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { purgeExpiredCredentials } from './auth.service.ts';
-import { hashToken } from './tokens.ts';
+import { hashToken } from '../../lib/tokens.ts';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { availabilityProfileSchema, availabilityProfileUpdateSchema } from '@vetcall/shared/schemas/availability';
 import { idParam } from '@vetcall/shared/schemas/fields';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   getAvailabilityProfile,
   listCalendarProfiles,

@@ -8,8 +8,8 @@ import {
   calendarVetParamsSchema,
 } from '@vetcall/shared/schemas/calendar-link';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
-import { createCalendarLinkProvider } from '../../providers/calendar/calendar-link-provider.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
+import { createCalendarLinkProvider } from '../../providers/calendar/create-calendar-link-provider.ts';
 import {
   createBuiltinCalendarGrant,
   getCalendarAuthorizeUrl,

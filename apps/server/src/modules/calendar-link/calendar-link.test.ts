@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { calendarGrants, vets } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { type FakeHttpServer, sendJson, startFakeHttpServer, unusedBaseUrl } from '../../../test/fake-http-server.ts';

@@ -9,7 +9,7 @@ import {
   userIdResponseSchema,
 } from '@vetcall/shared/schemas/customer';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { checkEmail, getVisibleCustomer, registerCustomer, updateCustomer } from './customers.service.ts';
 
 const emailParams = z.object({ email: emailField });

@@ -1,7 +1,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCustomer } from '../../db/factories.ts';
+import { buildCustomer } from '../../demo-data/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 
 function unescapeHtml(value: string): string {

@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../errors.ts';
 import { translate } from '../../i18n.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { parseMngrecordParam, queryAppointmentRows } from '../appointment-records/appointment-lists.service.ts';
-import { canListAllAppointments } from '../appointment-records/appointment-records.policy.ts';
-import { statusText } from '../appointment-records/appointment-view.ts';
+import { parseMngrecordParam, queryAppointmentRows } from '../appointments/lists.service.ts';
+import { canListAllAppointments } from '../appointments/appointment.policy.ts';
+import { statusText } from '../appointments/appointment-view.ts';
 import type { ExportFile, ExportRequest } from './exports.service.ts';
 import { buildWorkbook, exportFileName, MAX_EXPORT_ROWS, type WorkbookColumn } from './workbook.ts';
 

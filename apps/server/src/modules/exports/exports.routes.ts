@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { localeField } from '@vetcall/shared/schemas/fields';
 import { timeZoneField } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { exportAppointments } from './appointments-export.ts';
 import { exportUsers, type UserExport } from './exports.service.ts';
 import { exportVetsAvailability } from './vets-availability-export.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { availabilityProfiles, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { XLSX_CONTENT_TYPE } from './workbook.ts';

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import { contentDisposition } from '../../lib/content-disposition.ts';
 
 /**
  * The one way the server builds spreadsheets (SPEC §2.12, §7 "Export to Excel"): every export of the
@@ -214,19 +215,6 @@ export function exportFileName(base: string, now: Date): string {
     .replace(/\s+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '');
   return `${stamp}-${cleaned || 'export'}.xlsx`;
-}
-
-/** RFC 6266 / RFC 8187: an ASCII `filename` for old clients and the exact UTF-8 name in `filename*`. */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*!]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Sends a built workbook as a download that no cache keeps (it holds personal data). */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParam } from '@vetcall/shared/schemas/fields';
 import { icsFeedStatusSchema, icsFeedUrlSchema } from '@vetcall/shared/schemas/ics-feed';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { disableIcsFeed, getIcsFeedStatus, regenerateIcsFeed, renderIcsFeed } from './ics-feed.service.ts';
 
 /** vet_id is the vet id (vets.id), as in every /api/vets path; only that vet manages their feed. */

@@ -6,7 +6,7 @@ import { appointments, pets, users, vets } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { assertAllowed, type RateRule } from '../../plugins/rate-limiter.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { generateToken, hashToken } from '../auth/tokens.ts';
+import { generateToken, hashToken } from '../../lib/tokens.ts';
 import { type IcsEvent, writeCalendar } from './ics-calendar.ts';
 import { canManageIcsFeed } from './ics-feed.policy.ts';
 

@@ -4,7 +4,7 @@ import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { requestLogFields } from '../../app.ts';
 import { fixedClock } from '../../clock.ts';
-import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../../db/factories.ts';
+import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../../demo-data/factories.ts';
 import { appointments, users, vets } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { ICS_FEED_LOOKUP_FAILURES_PER_IP } from './ics-feed.service.ts';

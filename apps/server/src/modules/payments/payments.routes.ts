@@ -13,10 +13,16 @@ import {
 import { localeField } from '@vetcall/shared/schemas/fields';
 import type { AppContext } from '../../context.ts';
 import { translate } from '../../i18n.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { escapeHtml } from '../../providers/mail/templates.ts';
 import { createStripeClient } from '../../providers/payments/stripe.ts';
-import { cancelCheckout, getCheckout, type PaymentDeps, payCheckout, startPayment } from './payments.service.ts';
+import {
+  cancelCheckout,
+  getCheckout,
+  type PaymentDeps,
+  payCheckout,
+  startPayment,
+} from '../appointments/payments.service.ts';
 import { handleStripeWebhook } from './stripe-webhook.ts';
 
 /** A payment form is six short fields. */

@@ -12,7 +12,7 @@ import {
   readAppointment,
 } from '../../../test/payment-world.ts';
 import { startSmtpTestServer } from '../../../test/smtp-test-server.ts';
-import { notifyRequestReceived } from './request-emails.ts';
+import { notifyRequestReceived } from '../appointments/request-emails.ts';
 
 /** Friday 20 November 2026, 10:00 UTC. The appointments are on Tuesday 1 December, 10:00 UTC. */
 const NOW = '2026-11-20T10:00:00Z';

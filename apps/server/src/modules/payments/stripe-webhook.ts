@@ -7,8 +7,8 @@ import {
   type StripeCheckoutSession,
   verifyStripeSignature,
 } from '../../providers/payments/stripe.ts';
-import { endUnpaidAppointment, markAppointmentPaid } from './mark-paid.ts';
-import type { NotifyDeps } from './request-emails.ts';
+import { endUnpaidAppointment, markAppointmentPaid } from '../appointments/mark-paid.ts';
+import type { NotifyDeps } from '../appointments/request-emails.ts';
 
 export type WebhookDeps = NotifyDeps & { webhookSecret: string };
 

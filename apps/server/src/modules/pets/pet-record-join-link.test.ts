@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES } from '@vetcall/shared/appointment-status';
 import { fixedClock } from '../../clock.ts';
-import { buildAppointment } from '../../db/factories.ts';
+import { buildAppointment } from '../../demo-data/factories.ts';
 import { appointments } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import {

@@ -10,7 +10,7 @@ import {
   petSchema,
 } from '@vetcall/shared/schemas/pet';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   applyPetChanges,
   createPet,

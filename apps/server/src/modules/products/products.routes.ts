@@ -10,7 +10,7 @@ import {
   productSchema,
 } from '@vetcall/shared/schemas/product';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { changeProductPrice, createProduct, deleteProduct, listProducts } from './products.service.ts';
 
 /** Answers of the managers' calls come back in `?lang=`, else in the manager's own language. */

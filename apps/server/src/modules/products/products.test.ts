@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildCustomer, buildManager, buildVet } from '../../db/factories.ts';
+import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { products } from '../../db/schema.ts';
-import { seedDemoData } from '../../db/seed.ts';
+import { seedDemoData } from '../../demo-data/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 
 const PASSWORD = 'secret-pass';

@@ -2,7 +2,7 @@ import { and, eq, isNull, lte, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { calendarEvents } from '../../db/schema.ts';
-import { transitionAppointment } from '../appointments/appointment-status.ts';
+import { transitionAppointment } from '../../db/appointment-transition.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { eventIdParam, holdInputSchema, holdSchema } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { createHold, releaseHold } from './holds.service.ts';
 
 /** Holds on slots (ARCHITECTURE §4 "No double booking"), under /api/scheduling: customers only. */

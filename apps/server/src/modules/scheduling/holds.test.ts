@@ -3,10 +3,10 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HOLD_MINUTES } from '@vetcall/shared/schemas/scheduling';
 import { fixedClock } from '../../clock.ts';
-import { buildManager, buildVet } from '../../db/factories.ts';
+import { buildManager, buildVet } from '../../demo-data/factories.ts';
 import { calendarEvents, customers, sessions, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { generateToken, hashToken } from '../auth/tokens.ts';
+import { generateToken, hashToken } from '../../lib/tokens.ts';
 import { releaseExpiredHolds, startHoldReleaseJob } from './hold-release-job.ts';
 
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter). */

@@ -12,7 +12,7 @@ import {
   withAvailabilityQuerySchema,
 } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { listAllAvailabilities, listVetBookedTimes, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
 
 /** SPEC §7 Vets and availability: free slots, vets available on a date, every vet's availability (/api/vets). */

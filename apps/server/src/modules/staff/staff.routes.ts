@@ -19,7 +19,7 @@ import {
   vetSchema,
 } from '@vetcall/shared/schemas/staff';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   changeUserField,
   createStaffUser,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParam, localeField } from '@vetcall/shared/schemas/fields';
 import { vetRecordSchema } from '@vetcall/shared/schemas/staff';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from '../../plugins/authentication.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { getVetRecord } from '../staff/staff.service.ts';
 
 /** SPEC §7 Vets, under /api/vets (availability and calendar routes come with the scheduling work). */

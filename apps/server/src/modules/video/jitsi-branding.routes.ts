@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
+import { JITSI_LOGO_PATH } from '../../providers/video/jitsi-branding.ts';
 
 /** The darkest shade of the web app's brand colour (apps/web/src/app/theme.ts, brand[9]). */
 export const JITSI_BRAND_BACKGROUND = '#085561';
 /** Our logo as the web build serves it (apps/web/public). Jitsi's page shows it from our origin. */
-export const JITSI_LOGO_PATH = '/favicon.svg';
 
 /** Jitsi Meet's dynamic-branding JSON, the documented keys we use. */
 export const jitsiBrandingSchema = z.object({

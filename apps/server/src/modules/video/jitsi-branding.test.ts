@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { JITSI_LOGO_PATH } from './jitsi-branding.routes.ts';
+import { JITSI_LOGO_PATH } from '../../providers/video/jitsi-branding.ts';
 
 describe('GET /api/video/jitsi-branding', () => {
   let t: TestApp | undefined;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pinLookupSchema, pinParamsSchema, roomWindowErrorSchema } from '@vetcall/shared/schemas/video';
 import type { AppContext } from '../../context.ts';
-import { jitsiToken } from './jitsi-token.ts';
+import { jitsiToken } from '../../providers/video/jitsi-token.ts';
 import { openRoomByPin, roomWindowMessage } from './room-access.service.ts';
 
 /** GET /api/appointments/pin/{pin} (SPEC §7): no login, the PIN is the credential; rate-limited per IP. */

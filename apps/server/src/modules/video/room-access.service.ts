@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { type RateRule, tooManyRequests } from '../../plugins/rate-limiter.ts';
-import { findAppointmentByPin, pinLookupHash } from '../appointment-confirmation/appointment-pins.ts';
+import { findAppointmentByPin, pinLookupHash } from '../appointments/pins.ts';
 
 /**
  * PINs are looked up without auth (SPEC §7 GET api/appointments/pin/{pin}), over HTTP and in the `join` of

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { buildVideoAppointment } from '../../../test/video-world.ts';
-import { jitsiToken } from './jitsi-token.ts';
+import { jitsiToken } from '../../providers/video/jitsi-token.ts';
 import { PIN_LOOKUP_FAILURES_PER_IP, openRoomByPin, pinLogReference } from './room-access.service.ts';
 
 /** The appointment starts at 14:00 UTC; its room is open from 13:30 until 15:00, both included. */

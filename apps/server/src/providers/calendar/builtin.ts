@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { calendarGrants } from '../../db/schema.ts';
-import { generateToken, hashToken } from '../../modules/auth/tokens.ts';
+import { generateToken, hashToken } from '../../lib/tokens.ts';
 import { authorizeQuery, type CalendarLinkProvider } from './calendar-link-provider.ts';
 
 /** Account tokens of the built-in calendar start with this (the demo seed's do too). */

@@ -1,7 +1,3 @@
-import type { AppContext } from '../../context.ts';
-import { createAurinkoCalendarProvider } from './aurinko.ts';
-import { createBuiltinCalendarProvider } from './builtin.ts';
-
 /** What the authorisation page needs to know about the vet and the round trip. */
 export interface CalendarAuthorizeRequest {
   /** SPEC §2.9 state: `vet_id:<id> lang:<lang> access:<access>`. */
@@ -29,21 +25,6 @@ export class CalendarProviderUnavailable extends Error {
     super(message, options);
     this.name = 'CalendarProviderUnavailable';
   }
-}
-
-/** The provider CALENDAR_PROVIDER names. */
-export function createCalendarLinkProvider(deps: Pick<AppContext, 'config' | 'db' | 'clock'>): CalendarLinkProvider {
-  const { calendar, publicUrl } = deps.config;
-  if (calendar.provider === 'aurinko') {
-    if (!calendar.clientId) throw new Error('AURINKO_CLIENT_ID is required with CALENDAR_PROVIDER=aurinko');
-    return createAurinkoCalendarProvider({
-      baseUrl: calendar.aurinkoUrl,
-      clientId: calendar.clientId,
-      serviceType: calendar.serviceType,
-      publicUrl,
-    });
-  }
-  return createBuiltinCalendarProvider({ publicUrl, db: deps.db, clock: deps.clock });
 }
 
 /** The query of an authorisation URL, the same for every provider (SPEC §7). */

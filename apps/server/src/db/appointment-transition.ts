@@ -1,0 +1,40 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { statusesLeadingTo, type AppointmentStatus } from '@vetcall/shared/appointment-status';
+import type { Database } from './client.ts';
+import { appointments } from './schema.ts';
+
+export type AppointmentRow = typeof appointments.$inferSelect;
+
+/** Columns a transition may set along with the status (never the status, its date or the identity). */
+export type TransitionColumns = Partial<
+  Omit<typeof appointments.$inferInsert, 'id' | 'status' | 'statusDate' | 'hash' | 'createdAt'>
+>;
+
+/**
+ * The only way the server changes an appointment's status (docs/appointment-lifecycle.md).
+ *
+ * One conditional UPDATE: `status = to, status_date = now` (and `extra` columns) WHERE the id matches AND
+ * the current status may lead to `to` (APPOINTMENT_TRANSITIONS). Answers the updated row, or null when
+ * the appointment does not exist or its status does not allow the move (already there, final, or moved
+ * on by someone else) — callers decide whether null is an error or an idempotent no-op.
+ *
+ * Pass a transaction as `db` to make the move part of a larger change; the row is locked until it ends.
+ *
+ * @example await transitionAppointment(tx, appointment.id, 'TK_Requested', deps.clock.now(), { paidAt: now })
+ */
+export async function transitionAppointment(
+  db: Pick<Database, 'update'>,
+  appointmentId: number,
+  to: AppointmentStatus,
+  now: Date,
+  extra: TransitionColumns = {},
+): Promise<AppointmentRow | null> {
+  const from = statusesLeadingTo(to);
+  if (from.length === 0) return null;
+  const [row] = await db
+    .update(appointments)
+    .set({ ...extra, status: to, statusDate: now })
+    .where(and(eq(appointments.id, appointmentId), inArray(appointments.status, from)))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,331 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, gt, isNull, lt, lte } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppointmentInfo, ConfirmAppointmentInput } from '@vetcall/shared/schemas/booking';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { appointments, availabilityProfiles, calendarEvents, customers, pets, users, vets } from '../../db/schema.ts';
+import { isExclusionViolation, isUniqueViolation } from '../../db/sql-state.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { assertAllowed, type RateRule } from '../../plugins/rate-limiter.ts';
+import { transitionAppointment, type AppointmentRow } from '../../db/appointment-transition.ts';
+import { sequenceOf } from '../ics-feed/ics-feed.service.ts';
+import { slotTaken } from '../scheduling/holds.service.ts';
+import { canConfirmAppointment } from './appointment.policy.ts';
+import { type AppointmentPins, issuePins, openPins } from './pins.ts';
+import { browserWallTimeToInstant, customerDisplayZone, formatAppointmentTime } from '../../lib/appointment-time.ts';
+import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
+
+const MINUTE_MS = 60_000;
+/** A vet with no availability profile: SPEC §3's default zone (GMT). */
+const DEFAULT_VET_TIME_ZONE = 'UTC';
+/** Unique violations of the PIN indexes are retried this many times (the advisory lock makes them unlikely). */
+const MAX_CONFIRM_ATTEMPTS = 3;
+
+/**
+ * Both routes take no login, so failed lookups are counted: per IP for the info page (a hash is 128 random
+ * bits: only guessing fails), and per IP and per hash for confirmation, where the vet's email is the
+ * secret being tried. A successful request counts nothing: a vet may reload and confirm twice.
+ */
+export const CONFIRMATION_RATE_LIMITS = {
+  infoFailuresPerIp: { limit: 20, windowMs: 15 * MINUTE_MS },
+  confirmFailuresPerIp: { limit: 10, windowMs: 15 * MINUTE_MS },
+  confirmFailuresPerHash: { limit: 10, windowMs: 15 * MINUTE_MS },
+} as const satisfies Record<string, RateRule>;
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter' | 'mailer' | 'secrets'>;
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** The one answer for an unknown hash and a wrong email alike (SPEC §2.8 'Cant activate this appointment!'). */
+const cantActivate = () => new AppError('cant_activate_appointment', 400);
+const notConfirmable = () =>
+  new AppError('appointment_not_confirmable', 409, {
+    message: 'Only a paid appointment waiting for its vet can be confirmed.',
+  });
+const scheduleError = (code: 'invalid_value' | 'too_small', message: string) =>
+  new AppError('validation_failed', 400, { message, fields: { schedule: code } });
+
+/** The zone of the vet's (first) availability profile: the zone the vet works in. */
+async function vetTimeZone(db: Pick<Database, 'select'>, vetUserId: number): Promise<string> {
+  const [profile] = await db
+    .select({ timezone: availabilityProfiles.timezone })
+    .from(availabilityProfiles)
+    .innerJoin(vets, eq(vets.id, availabilityProfiles.vetId))
+    .where(eq(vets.userId, vetUserId))
+    .orderBy(asc(availabilityProfiles.id))
+    .limit(1);
+  return profile?.timezone ?? DEFAULT_VET_TIME_ZONE;
+}
+
+/** GET /api/appointments/info/{hash}: what the confirmation page shows, nothing private. Unknown: 404. */
+export async function getAppointmentInfo(
+  deps: Pick<AppContext, 'db' | 'limiter'>,
+  hash: string,
+  ip: string,
+): Promise<AppointmentInfo> {
+  const ipKey = `appointment-info:ip:${ip}`;
+  assertAllowed(await deps.limiter.check(ipKey, CONFIRMATION_RATE_LIMITS.infoFailuresPerIp));
+  const [row] = await deps.db
+    .select({
+      hash: appointments.hash,
+      schedule: appointments.schedule,
+      durationMinutes: appointments.durationMinutes,
+      status: appointments.status,
+      vetUserId: appointments.vetUserId,
+      vetName: users.name,
+      petName: pets.name,
+    })
+    .from(appointments)
+    .innerJoin(users, eq(users.id, appointments.vetUserId))
+    .innerJoin(pets, eq(pets.id, appointments.petId))
+    .where(eq(appointments.hash, hash))
+    .limit(1);
+  if (!row) {
+    await deps.limiter.hit(ipKey, CONFIRMATION_RATE_LIMITS.infoFailuresPerIp);
+    throw notFound();
+  }
+  return {
+    hash: row.hash,
+    schedule: row.schedule.toISOString(),
+    duration_minutes: row.durationMinutes,
+    status: row.status,
+    vet_name: row.vetName,
+    pet_name: row.petName,
+    vet_timezone: await vetTimeZone(deps.db, row.vetUserId),
+  };
+}
+
+/**
+ * POST /api/appointments/confirm/{hash} (SPEC §2.8, §7): the owning vet confirms a requested appointment,
+ * at the booked time or another one (`schedule` is the vet browser's wall time, `timezone_diff` its
+ * offset). In one transaction: the booking moves if the time changed (the exclusion constraint refuses an
+ * overlap: 409 slot_taken and nothing changes), the appointment becomes TK_Confirmed and gets its two PINs.
+ * After commit each party is mailed their own PIN. Confirming a confirmed appointment again answers the
+ * same vet PIN and changes and sends nothing.
+ */
+export async function confirmAppointment(
+  deps: Deps,
+  pathHash: string,
+  input: ConfirmAppointmentInput,
+  request: { ip: string; log: Pick<FastifyBaseLogger, 'error'> },
+): Promise<{ appointment_pin: string }> {
+  if (input.hash !== pathHash) {
+    throw new AppError('validation_failed', 400, {
+      message: 'The hash of the body is not the one of the path.',
+      fields: { hash: 'invalid_value' },
+    });
+  }
+  const ipKey = `appointment-confirm:ip:${request.ip}`;
+  const hashKey = `appointment-confirm:hash:${pathHash}`;
+  assertAllowed(
+    await deps.limiter.check(ipKey, CONFIRMATION_RATE_LIMITS.confirmFailuresPerIp),
+    await deps.limiter.check(hashKey, CONFIRMATION_RATE_LIMITS.confirmFailuresPerHash),
+  );
+
+  const [target] = await deps.db
+    .select({ id: appointments.id, vetEmail: users.email, vetActive: users.active })
+    .from(appointments)
+    .innerJoin(users, eq(users.id, appointments.vetUserId))
+    .where(eq(appointments.hash, pathHash))
+    .limit(1);
+  if (!target || !canConfirmAppointment(input.email, { email: target.vetEmail, active: target.vetActive })) {
+    await deps.limiter.hit(ipKey, CONFIRMATION_RATE_LIMITS.confirmFailuresPerIp);
+    await deps.limiter.hit(hashKey, CONFIRMATION_RATE_LIMITS.confirmFailuresPerHash);
+    throw cantActivate();
+  }
+
+  const outcome = await confirmWithRetries(deps, target.id, input);
+  if (outcome.kind === 'confirmed') {
+    await sendConfirmationMails(deps, outcome.appointment, outcome.pins, request.log).catch((error: unknown) => {
+      request.log.error({ err: error, appointmentId: target.id }, 'appointment confirmation mails not sent');
+    });
+  }
+  return { appointment_pin: outcome.pins.vet };
+}
+
+type ConfirmOutcome =
+  | { kind: 'already'; pins: AppointmentPins }
+  | { kind: 'confirmed'; pins: AppointmentPins; appointment: AppointmentRow };
+
+async function confirmWithRetries(
+  deps: Deps,
+  appointmentId: number,
+  input: ConfirmAppointmentInput,
+): Promise<ConfirmOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.db.transaction((tx) => confirmInTransaction(deps, tx, appointmentId, input));
+    } catch (error) {
+      if (isExclusionViolation(error)) throw slotTaken();
+      // Another appointment took one of the PINs between check and write: pick again.
+      if (isUniqueViolation(error) && attempt < MAX_CONFIRM_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+async function confirmInTransaction(
+  deps: Deps,
+  tx: Transaction,
+  appointmentId: number,
+  input: ConfirmAppointmentInput,
+): Promise<ConfirmOutcome> {
+  // Locked first: a concurrent confirmation of the same appointment waits here, then sees it confirmed.
+  const [row] = await tx.select().from(appointments).where(eq(appointments.id, appointmentId)).for('update');
+  if (!row) throw cantActivate();
+  if (row.status === 'TK_Confirmed') {
+    if (!row.pinCipher) throw new Error(`confirmed appointment ${row.id} has no PINs`);
+    return { kind: 'already', pins: openPins(deps.secrets, row.pinCipher) };
+  }
+  if (row.status !== 'TK_Requested') throw notConfirmable();
+
+  const now = deps.clock.now();
+  const start = browserWallTimeToInstant(input.schedule, input.timezone_diff);
+  if (!start) throw scheduleError('invalid_value', 'The date does not exist.');
+  if (start.getTime() < now.getTime()) throw scheduleError('too_small', 'The appointment cannot start in the past.');
+  const end = new Date(start.getTime() + row.durationMinutes * MINUTE_MS);
+
+  await placeBooking(tx, row, start, end, now);
+  const issued = await issuePins(tx, deps.secrets);
+  const confirmed = await transitionAppointment(tx, row.id, 'TK_Confirmed', now, {
+    confirmedAt: now,
+    schedule: start,
+    customerPinHash: issued.customerPinHash,
+    vetPinHash: issued.vetPinHash,
+    pinCipher: issued.pinCipher,
+  });
+  if (!confirmed) throw notConfirmable();
+  return { kind: 'confirmed', pins: issued.pins, appointment: confirmed };
+}
+
+/**
+ * Makes the appointment's booking occupy [start, end): moved when the vet chose another time (made, for an
+ * appointment that has none). Expired holds in the way are released first, as a new hold does; any other
+ * live entry there makes the exclusion constraint refuse the write.
+ */
+async function placeBooking(tx: Transaction, appointment: AppointmentRow, start: Date, end: Date, now: Date) {
+  const [booking] = await tx
+    .select({ id: calendarEvents.id, startsAt: calendarEvents.startsAt, endsAt: calendarEvents.endsAt })
+    .from(calendarEvents)
+    .where(
+      and(
+        eq(calendarEvents.appointmentId, appointment.id),
+        eq(calendarEvents.kind, 'booking'),
+        isNull(calendarEvents.releasedAt),
+      ),
+    )
+    .limit(1)
+    .for('update');
+  if (booking && booking.startsAt.getTime() === start.getTime() && booking.endsAt.getTime() === end.getTime()) return;
+
+  await tx
+    .update(calendarEvents)
+    .set({ releasedAt: now })
+    .where(
+      and(
+        eq(calendarEvents.vetUserId, appointment.vetUserId),
+        eq(calendarEvents.kind, 'hold'),
+        isNull(calendarEvents.releasedAt),
+        lte(calendarEvents.expiresAt, now),
+        lt(calendarEvents.startsAt, end),
+        gt(calendarEvents.endsAt, start),
+      ),
+    );
+  if (booking) {
+    await tx.update(calendarEvents).set({ startsAt: start, endsAt: end }).where(eq(calendarEvents.id, booking.id));
+  } else {
+    await tx.insert(calendarEvents).values({
+      eventId: randomBytes(16).toString('base64url'),
+      vetUserId: appointment.vetUserId,
+      customerUserId: appointment.customerUserId,
+      kind: 'booking',
+      startsAt: start,
+      endsAt: end,
+      appointmentId: appointment.id,
+      createdAt: now,
+    });
+  }
+}
+
+/**
+ * The two 'appointment confirmed' mails, after commit. A failed delivery is logged and does not undo the
+ * confirmation: the vet has the PIN on screen, and the PINs stay sealed in the row to be sent again.
+ */
+async function sendConfirmationMails(
+  deps: Deps,
+  appointment: AppointmentRow,
+  pins: AppointmentPins,
+  log: Pick<FastifyBaseLogger, 'error'>,
+) {
+  const vetUsers = alias(users, 'vet_users');
+  const [people] = await deps.db
+    .select({
+      customerName: users.name,
+      customerEmail: users.email,
+      customerLocale: users.locale,
+      customerCountry: customers.country,
+      vetName: vetUsers.name,
+      vetEmail: vetUsers.email,
+      vetLocale: vetUsers.locale,
+      petName: pets.name,
+    })
+    .from(appointments)
+    .innerJoin(users, eq(users.id, appointments.customerUserId))
+    .leftJoin(customers, eq(customers.userId, appointments.customerUserId))
+    .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
+    .innerJoin(pets, eq(pets.id, appointments.petId))
+    .where(eq(appointments.id, appointment.id))
+    .limit(1);
+  if (!people) return;
+
+  const vetZone = await vetTimeZone(deps.db, appointment.vetUserId);
+  const customerZone = customerDisplayZone({
+    timezoneDiffSeconds: appointment.timezoneDiff,
+    bookedAt: appointment.createdAt,
+    vetTimeZone: vetZone,
+    country: people.customerCountry ?? '',
+  });
+  const start = appointment.schedule;
+  const calendar = {
+    uid: `appointment-${appointment.id}@${new URL(deps.config.publicUrl).hostname}`,
+    start,
+    end: new Date(start.getTime() + appointment.durationMinutes * MINUTE_MS),
+    dtstamp: appointment.statusDate,
+    sequence: sequenceOf(appointment.statusDate),
+  };
+  const shared = { vetName: people.vetName, customerName: people.customerName, petName: people.petName, calendar };
+
+  const mails = [
+    () =>
+      buildConfirmationMail({
+        ...shared,
+        party: 'customer',
+        to: people.customerEmail,
+        locale: people.customerLocale,
+        name: people.customerName,
+        when: formatAppointmentTime(start, people.customerLocale, customerZone),
+        pin: pins.customer,
+        joinUrl: joinUrl(deps.config.publicUrl, pins.customer, people.customerLocale),
+      }),
+    () =>
+      buildConfirmationMail({
+        ...shared,
+        party: 'vet',
+        to: people.vetEmail,
+        locale: people.vetLocale,
+        name: people.vetName,
+        when: formatAppointmentTime(start, people.vetLocale, { timeZone: vetZone }),
+        pin: pins.vet,
+        joinUrl: joinUrl(deps.config.publicUrl, pins.vet, people.vetLocale),
+      }),
+  ];
+  // One mail failing (a bad address, a zone Intl refuses) does not keep the other from going out.
+  for (const build of mails) {
+    try {
+      await deps.mailer.send(build());
+    } catch (error) {
+      log.error({ err: error, appointmentId: appointment.id }, 'appointment confirmation mail not sent');
+    }
+  }
+}

@@ -1,0 +1,274 @@
+import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { isValidDateKey, todayKey } from '@vetcall/shared/dates';
+import type { Locale } from '@vetcall/shared/locales';
+import { addDaysToDateKey, horizonDays, zonedWallTimeToInstant } from '@vetcall/shared/scheduling/zoned-time';
+import {
+  APPOINTMENT_FILTER_FLOOR,
+  APPOINTMENT_PAGE_SIZE,
+  type AppointmentListItem,
+  type AppointmentPage,
+  MNGRECORD_PARAM_PATTERN,
+  type VetCustomer,
+} from '@vetcall/shared/schemas/appointment';
+import type { FieldErrorCode } from '@vetcall/shared/error-codes';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../db/client.ts';
+import { appointments, customers, pets, users, vets } from '../../db/schema.ts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
+import type { Actor } from '../auth/auth.service.ts';
+import { canListAllAppointments, canViewVetAppointments } from './appointment.policy.ts';
+import { statusText } from './appointment-view.ts';
+
+/**
+ * The appointment lists (SPEC §2.11 vet appointments and customers, §2.12 manager list and export).
+ * Pages are keyset pages in (schedule, id) order, read through an index that has that order
+ * (appointments_schedule_idx for all vets, appointments_vet_idx for one), so the thousandth page costs
+ * what the first does.
+ */
+
+/** At most this many customers in a vet's customers table (SPEC §2.11), by name. */
+export const VET_CUSTOMERS_LIMIT = 1000;
+
+/** A date window over appointment start times, optionally for one vet (user id). */
+export interface AppointmentFilter {
+  /** Inclusive first day, YYYY-MM-DD in `timeZone`; undefined = no lower bound. */
+  from?: string;
+  /** Inclusive last day, YYYY-MM-DD in `timeZone`; undefined = no upper bound. */
+  to?: string;
+  vetUserId?: number;
+  timeZone: string;
+}
+
+interface Cursor {
+  schedule: string;
+  id: number;
+}
+
+const invalid = (fields: Record<string, FieldErrorCode>, message = 'Invalid appointment filter.') =>
+  new AppError('validation_failed', 400, { message, fields });
+
+/** The last day a filter may reach: one month after today in `timeZone` (SPEC §5 Appointment date filters). */
+export function latestFilterDate(now: Date, timeZone: string): string {
+  const today = todayKey(now, timeZone);
+  return addDaysToDateKey(today, horizonDays(today, 'P1M'));
+}
+
+/** Checks a window's dates (SPEC §5): real dates, from ≥ 1950-01-01, to ≤ today + 1 month, from ≤ to. */
+export function checkFilterDates(
+  window: { from?: string; to?: string },
+  now: Date,
+  timeZone: string,
+  names: { from: string; to: string } = { from: 'from', to: 'to' },
+): void {
+  const fields: Record<string, FieldErrorCode> = {};
+  if (window.from !== undefined) {
+    if (!isValidDateKey(window.from)) fields[names.from] = 'invalid_format';
+    else if (window.from < APPOINTMENT_FILTER_FLOOR) fields[names.from] = 'too_small';
+  }
+  if (window.to !== undefined) {
+    if (!isValidDateKey(window.to)) fields[names.to] = 'invalid_format';
+    else if (window.to > latestFilterDate(now, timeZone)) fields[names.to] = 'too_big';
+  }
+  if (Object.keys(fields).length === 0 && window.from && window.to && window.from > window.to) {
+    fields[names.to] = 'too_small';
+  }
+  if (Object.keys(fields).length > 0) throw invalid(fields);
+}
+
+/**
+ * The manager list's `param` (MNGRECORD_PARAM_PATTERN): `<from>_<to>_<vet user id | all>`, dates checked
+ * as checkFilterDates does; failures are 400 validation_failed on `param`.
+ */
+export function parseMngrecordParam(param: string, now: Date, timeZone: string): AppointmentFilter {
+  const match = MNGRECORD_PARAM_PATTERN.exec(param);
+  if (!match) throw invalid({ param: 'invalid_format' }, 'The filter is <from>_<to>_<vet user id|all>.');
+  const [, from, to, vet] = match as unknown as [string, string, string, string];
+  try {
+    checkFilterDates({ from, to }, now, timeZone);
+  } catch (error) {
+    const code = error instanceof AppError ? Object.values(error.fields ?? {})[0] : undefined;
+    throw invalid({ param: code ?? 'invalid_value' });
+  }
+  return { from, to, vetUserId: vet === 'all' ? undefined : Number(vet), timeZone };
+}
+
+/** Opaque page cursors: base64url of the last row's schedule and id. */
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.schedule, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(text: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      !Number.isNaN(new Date(value[0]).getTime()) &&
+      Number.isInteger(value[1]) &&
+      (value[1] as number) > 0 &&
+      (value[1] as number) <= 2_147_483_647
+    ) {
+      return { schedule: new Date(value[0]).toISOString(), id: value[1] as number };
+    }
+  } catch {
+    // Falls through to the 400 below.
+  }
+  throw invalid({ cursor: 'invalid_format' }, 'The cursor is not one this list gave.');
+}
+
+const customerUsers = alias(users, 'customer_users');
+const vetUsers = alias(users, 'vet_users');
+
+/** Rows of a filter in (schedule, id) order after `cursor`; at most `limit`. */
+export async function queryAppointmentRows(
+  db: Pick<Database, 'select'>,
+  filter: AppointmentFilter,
+  options: { cursor?: Cursor; limit: number },
+) {
+  const conditions: (SQL | undefined)[] = [
+    filter.vetUserId !== undefined ? eq(appointments.vetUserId, filter.vetUserId) : undefined,
+    filter.from ? gte(appointments.schedule, zonedWallTimeToInstant(filter.from, '00:00', filter.timeZone)) : undefined,
+    filter.to
+      ? lt(appointments.schedule, zonedWallTimeToInstant(addDaysToDateKey(filter.to, 1), '00:00', filter.timeZone))
+      : undefined,
+    options.cursor
+      ? sql`(${appointments.schedule}, ${appointments.id}) > (${options.cursor.schedule}::timestamptz, ${options.cursor.id}::integer)`
+      : undefined,
+  ];
+  return db
+    .select({
+      id: appointments.id,
+      schedule: appointments.schedule,
+      customerUserId: appointments.customerUserId,
+      customerName: customerUsers.name,
+      petId: appointments.petId,
+      petName: pets.name,
+      vetUserId: appointments.vetUserId,
+      vetName: vetUsers.name,
+      status: appointments.status,
+      statusDate: appointments.statusDate,
+      priceCents: appointments.priceCents,
+    })
+    .from(appointments)
+    .innerJoin(customerUsers, eq(customerUsers.id, appointments.customerUserId))
+    .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
+    .innerJoin(pets, eq(pets.id, appointments.petId))
+    .where(and(...conditions))
+    .orderBy(asc(appointments.schedule), asc(appointments.id))
+    .limit(options.limit);
+}
+
+export type AppointmentListRow = Awaited<ReturnType<typeof queryAppointmentRows>>[number];
+
+function toListItem(row: AppointmentListRow, locale: Locale): AppointmentListItem {
+  return {
+    appointment_id: row.id,
+    schedule: row.schedule.toISOString(),
+    customer_user_id: row.customerUserId,
+    customer_name: row.customerName,
+    pet_id: row.petId,
+    pet_name: row.petName,
+    vet_user_id: row.vetUserId,
+    vet_name: row.vetName,
+    appointment_status_key: row.status,
+    appointment_status: statusText(locale, row.status),
+    status_date: row.statusDate.toISOString(),
+    price: row.priceCents,
+  };
+}
+
+/** One page of a filter: APPOINTMENT_PAGE_SIZE rows and the cursor of the next page (null at the end). */
+async function appointmentPage(
+  db: Pick<Database, 'select'>,
+  filter: AppointmentFilter,
+  cursorText: string | undefined,
+  locale: Locale,
+): Promise<AppointmentPage> {
+  const cursor = cursorText ? decodeCursor(cursorText) : undefined;
+  const rows = await queryAppointmentRows(db, filter, { cursor, limit: APPOINTMENT_PAGE_SIZE + 1 });
+  const page = rows.slice(0, APPOINTMENT_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => toListItem(row, locale)),
+    next_cursor:
+      rows.length > APPOINTMENT_PAGE_SIZE && last
+        ? encodeCursor({ schedule: last.schedule.toISOString(), id: last.id })
+        : null,
+  };
+}
+
+export interface ListRequest {
+  cursor?: string;
+  timeZone: string;
+  locale: Locale;
+}
+
+/** GET /api/appointments/mngrecord/{param}: the manager's list (SPEC §2.12). */
+export async function listManagerAppointments(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  actor: Actor,
+  param: string,
+  request: ListRequest,
+): Promise<AppointmentPage> {
+  if (!canListAllAppointments(actor)) throw forbidden();
+  const filter = parseMngrecordParam(param, deps.clock.now(), request.timeZone);
+  return appointmentPage(deps.db, filter, request.cursor, request.locale);
+}
+
+/** The vet behind a vets.id the actor may see the appointments of; 404 otherwise (existence does not leak). */
+async function visibleVetUserId(db: Pick<Database, 'select'>, actor: Actor, vetId: number): Promise<number> {
+  const [vet] = await db.select({ userId: vets.userId }).from(vets).where(eq(vets.id, vetId)).limit(1);
+  if (!vet || !canViewVetAppointments(actor, vet.userId)) throw notFound();
+  return vet.userId;
+}
+
+/** GET /api/vets/appointments/{vet_id}: the vet's list (SPEC §2.11 appointments mode), from/to optional. */
+export async function listVetAppointments(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  actor: Actor,
+  vetId: number,
+  request: ListRequest & { from?: string; to?: string },
+): Promise<AppointmentPage> {
+  const vetUserId = await visibleVetUserId(deps.db, actor, vetId);
+  checkFilterDates(request, deps.clock.now(), request.timeZone);
+  return appointmentPage(
+    deps.db,
+    { from: request.from, to: request.to, vetUserId, timeZone: request.timeZone },
+    request.cursor,
+    request.locale,
+  );
+}
+
+/**
+ * GET /api/vets/customers/{vet_id} (SPEC §2.11 customers mode): the customers with at least one
+ * appointment with this vet, by name, at most VET_CUSTOMERS_LIMIT. The vet's appointments are read
+ * through appointments_vet_idx; customers by primary key.
+ */
+export async function listVetCustomers(
+  deps: Pick<AppContext, 'db'>,
+  actor: Actor,
+  vetId: number,
+): Promise<VetCustomer[]> {
+  const vetUserId = await visibleVetUserId(deps.db, actor, vetId);
+  const theirCustomers = deps.db
+    .selectDistinct({ id: appointments.customerUserId })
+    .from(appointments)
+    .where(eq(appointments.vetUserId, vetUserId));
+  const rows = await deps.db
+    .select({
+      user_id: users.id,
+      name: users.name,
+      email: users.email,
+      phone: users.phone,
+      address: users.address,
+      tax_id: customers.taxId,
+    })
+    .from(users)
+    .innerJoin(customers, eq(customers.userId, users.id))
+    .where(inArray(users.id, theirCustomers))
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(VET_CUSTOMERS_LIMIT);
+  return rows;
+}

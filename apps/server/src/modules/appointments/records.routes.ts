@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Locale } from '@vetcall/shared/locales';
+import {
+  APPOINTMENT_PAGE_SIZE,
+  appointmentPageSchema,
+  appointmentSchema,
+  appointmentUpdatedSchema,
+  appointmentUpdateSchema,
+  vetCustomerSchema,
+} from '@vetcall/shared/schemas/appointment';
+import { idParam, localeField } from '@vetcall/shared/schemas/fields';
+import { timeZoneField } from '@vetcall/shared/schemas/scheduling';
+import type { AppContext } from '../../context.ts';
+import { actorOf, requireAuth } from '../auth/authentication.ts';
+import {
+  listManagerAppointments,
+  listVetAppointments,
+  listVetCustomers,
+  VET_CUSTOMERS_LIMIT,
+} from './lists.service.ts';
+import { getAppointment, updateAppointment } from './records.service.ts';
+
+const security = [{ bearer: [] }];
+const langQuery = z.object({
+  /** Language of appointment_status; default: the user's own. */
+  lang: localeField.optional(),
+});
+const dateKeyField = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'invalid_format' });
+const pageQuery = langQuery.extend({
+  /** next_cursor of the previous page. */
+  cursor: z.string().max(200).optional(),
+  /** IANA zone the filter's dates are days of; default UTC. */
+  tz: timeZoneField.optional(),
+});
+
+const localeOf = (query: { lang?: Locale }, actor: { locale: Locale }) => query.lang ?? actor.locale;
+
+const PAGE_DESCRIPTION =
+  `Keyset pages of at most ${APPOINTMENT_PAGE_SIZE} rows in (schedule, id) order; pass \`next_cursor\` as ` +
+  '`cursor` for the next page (null at the end). Each row: appointment_id, schedule and status_date (ISO ' +
+  'instants, UTC), customer_user_id, customer_name, pet_id, pet_name, vet_user_id, vet_name, ' +
+  'appointment_status_key, appointment_status (in `lang`), price (cents, EUR). No observations, no PINs.';
+
+/**
+ * SPEC §7 Appointments: the detail, its edit and the manager's list, under /api/appointments. Every answer
+ * that carries an appointment is shaped per role (appointment-view.ts); anyone who may not see an
+ * appointment gets 404.
+ */
+export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  app.get(
+    '/byid/:id',
+    {
+      onRequest: requireAuth(context),
+      schema: {
+        tags: ['appointments'],
+        summary: 'An appointment, shaped for the reader: its customer, its vet or a manager (`viewer`)',
+        description:
+          'The customer gets their own customer_pin once confirmed and never vet_observations; the vet gets ' +
+          'vet_observations and their own vet_pin; managers get vet_observations and no PIN. Anyone else: 404.',
+        security,
+        params: z.object({ id: idParam }),
+        querystring: langQuery,
+        response: { 200: appointmentSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return getAppointment(context, actor, request.params.id, localeOf(request.query, actor));
+    },
+  );
+
+  app.put(
+    '/:appointment_id',
+    {
+      onRequest: requireAuth(context),
+      schema: {
+        tags: ['appointments'],
+        summary: 'Edit an appointment (SPEC §4): the customer the chief complaint, the vet the observations',
+        description:
+          'Answers the actor\u2019s user_id. 403 when a field is not the actor\u2019s to change (a customer sending ' +
+          'vet_observations, a vet sending description, any manager); 404 when the appointment is not theirs; ' +
+          '409 error_updating_appointment unless it is requested, confirmed or completed.',
+        security,
+        params: z.object({ appointment_id: idParam }),
+        body: appointmentUpdateSchema,
+        response: { 200: appointmentUpdatedSchema },
+      },
+    },
+    async (request) => updateAppointment(context, actorOf(request), request.params.appointment_id, request.body),
+  );
+
+  app.get(
+    '/mngrecord/:param',
+    {
+      onRequest: requireAuth(context, 'manager'),
+      schema: {
+        tags: ['appointments'],
+        summary: 'The managers\u2019 appointments list (SPEC §2.12), filtered by dates and vet',
+        description:
+          '`param` is the filter `<from>_<to>_<vet>`: `from` and `to` are days YYYY-MM-DD (inclusive, in the ' +
+          'query\u2019s `tz`, default UTC), `from` at least 1950-01-01, `to` at most one month after today and ' +
+          'not before `from`; `vet` is a vet\u2019s user id or `all`. Example: `2026-11-06_2026-12-06_all`. ' +
+          `Anything else is 400 validation_failed on \`param\`. ${PAGE_DESCRIPTION}`,
+        security,
+        params: z.object({ param: z.string().max(40) }),
+        querystring: pageQuery,
+        response: { 200: appointmentPageSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return listManagerAppointments(context, actor, request.params.param, {
+        cursor: request.query.cursor,
+        timeZone: request.query.tz ?? 'UTC',
+        locale: localeOf(request.query, actor),
+      });
+    },
+  );
+};
+
+/** SPEC §2.11 vet modes: a vet's appointments and customers, under /api/vets (vet_id is vets.id). */
+export const vetAppointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  const vetOrManager = { onRequest: requireAuth(context, 'vet', 'manager') };
+  const params = z.object({ vet_id: idParam });
+
+  app.get(
+    '/appointments/:vet_id',
+    {
+      ...vetOrManager,
+      schema: {
+        tags: ['vets'],
+        summary: 'A vet\u2019s appointments (the vet themself or a manager), optionally between two days',
+        description:
+          '`from` and `to` are days YYYY-MM-DD (inclusive, in `tz`, default UTC; each optional): `from` at least ' +
+          `1950-01-01, \`to\` at most one month after today. Another vet: 404. ${PAGE_DESCRIPTION}`,
+        security,
+        params,
+        querystring: pageQuery.extend({ from: dateKeyField.optional(), to: dateKeyField.optional() }),
+        response: { 200: appointmentPageSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { query } = request;
+      return listVetAppointments(context, actor, request.params.vet_id, {
+        from: query.from,
+        to: query.to,
+        cursor: query.cursor,
+        timeZone: query.tz ?? 'UTC',
+        locale: localeOf(query, actor),
+      });
+    },
+  );
+
+  app.get(
+    '/customers/:vet_id',
+    {
+      ...vetOrManager,
+      schema: {
+        tags: ['vets'],
+        summary: 'The customers who have appointments with a vet (the vet themself or a manager), by name',
+        description: `At most ${VET_CUSTOMERS_LIMIT} customers. Another vet: 404.`,
+        security,
+        params,
+        response: { 200: z.array(vetCustomerSchema) },
+      },
+    },
+    async (request) => listVetCustomers(context, actorOf(request), request.params.vet_id),
+  );
+};

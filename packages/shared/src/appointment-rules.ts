@@ -1,0 +1,47 @@
+import type { AppointmentStatus } from './appointment-status.ts';
+import { MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from './constants.ts';
+import type { UserType } from './roles.ts';
+
+/**
+ * Who may change what in an appointment's record. The server's policy and the appointment screen call
+ * these same functions, so the screen never offers what the server would refuse
+ * (docs/product-rules.md#appointment-records).
+ */
+
+/** In which role someone sees an appointment: its customer, its vet, or a manager. */
+export type AppointmentViewer = 'customer' | 'vet' | 'manager';
+
+/**
+ * Statuses in which an appointment's data and files change: from paid (TK_Requested) until after the
+ * consultation (TK_Completed, so the vet can add the report). Before payment and once failed or canceled
+ * the record is frozen.
+ */
+export const EDITABLE_STATUSES = [
+  'TK_Requested',
+  'TK_Confirmed',
+  'TK_Completed',
+] as const satisfies readonly AppointmentStatus[];
+
+export const isAppointmentEditable = (status: AppointmentStatus) =>
+  (EDITABLE_STATUSES as readonly AppointmentStatus[]).includes(status);
+
+/** The one text field each party edits: the customer the chief complaint, the vet the observations. */
+export function editableFieldOf(viewer: AppointmentViewer): 'description' | 'vet_observations' | null {
+  if (viewer === 'customer') return 'description';
+  if (viewer === 'vet') return 'vet_observations';
+  return null;
+}
+
+/** Files are added by the two parties; managers view and download them. */
+export const canAddFilesAs = (viewer: AppointmentViewer) => viewer === 'customer' || viewer === 'vet';
+
+/**
+ * A vet removes any file of their appointment; a customer only the files they added (the appointment's
+ * one customer is the only customer who adds files to it); managers none.
+ */
+export const canRemoveFile = (viewer: AppointmentViewer, uploadedBy: UserType | null) =>
+  viewer === 'vet' || (viewer === 'customer' && uploadedBy === 'customer');
+
+/** The total of one appointment's files: 20 MB when a customer adds them, 40 MB for staff. */
+export const uploadCapFor = (role: UserType): number =>
+  role === 'customer' ? MAX_CUSTOMER_UPLOAD_BYTES : MAX_STAFF_UPLOAD_BYTES;
