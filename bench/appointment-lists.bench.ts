@@ -13,7 +13,7 @@ import { fixedClock } from '../apps/server/src/clock.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext } from '../apps/server/src/create-context.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { buildManager } from '../apps/server/src/db/factories.ts';
+import { buildManager } from '../apps/server/src/demo-data/factories.ts';
 import type { BenchResult } from './slots.bench.ts';
 
 const APPOINTMENTS = 100_000;

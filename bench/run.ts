@@ -13,7 +13,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext } from '../apps/server/src/create-context.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { DEMO_PASSWORD, seedDemoData } from '../apps/server/src/db/seed.ts';
+import { DEMO_PASSWORD, seedDemoData } from '../apps/server/src/demo-data/seed.ts';
 import { benchAppointmentLists } from './appointment-lists.bench.ts';
 import { benchSlots } from './slots.bench.ts';
 import { benchVideoCallsOnLoopback } from './video-call.bench.ts';
