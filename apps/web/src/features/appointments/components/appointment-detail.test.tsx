@@ -197,6 +197,14 @@ describe('AppointmentDetail', () => {
     expect(within(dialog).queryByRole('textbox')).toBeNull();
   });
 
+  it('offers no Modify data once the status freezes the record (canceled), as the server would refuse it', async () => {
+    fakeServer({ ...asVet, appointment_status_key: 'TK_Canceled', appointment_status: 'Canceled' });
+    renderDetail();
+    const dialog = await screen.findByRole('dialog', { name: 'Appointment 12' });
+    expect(await within(dialog).findByRole('button', { name: 'Download report.pdf' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Modify data' })).toBeNull();
+  });
+
   it('refuses files over the customer cap for the appointment with a toast and clears the choice', async () => {
     // 15 MB already attached: 6 MB more passes the 20 MB customer cap, 4 MB does not.
     fakeServer(asCustomer, [storedFile({ file_size: 15 * 1024 * 1024 })]);
