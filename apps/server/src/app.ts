@@ -78,6 +78,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
 
+  // The limiter's Redis connection (REDIS_URL) ends with the app that uses it.
+  app.addHook('onClose', () => context.limiter.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);

@@ -3,7 +3,8 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { createMemoryRateLimiter } from './plugins/rate-limiter.ts';
+import { Redis } from 'ioredis';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './plugins/rate-limiter.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/mail/mailer.ts';
 import { createSecrets } from './secrets.ts';
 
@@ -11,6 +12,24 @@ export function createMailer(config: Config): Mailer {
   return config.smtpUrl
     ? createSmtpMailer(config.smtpUrl, config.mailFrom)
     : createOutboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom);
+}
+
+/** Limits shared by every instance through Redis when REDIS_URL is set; counted in this process otherwise. */
+export function createRateLimiter(config: Config, clock: Clock): RateLimiter {
+  if (!config.redis.url) return createMemoryRateLimiter(clock);
+  const redis = new Redis(config.redis.url, {
+    connectionName: 'vetcall-rate-limit',
+    // While disconnected a command fails at once, and this instance's own counters decide.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
+  // The client repeats its error at every reconnect attempt; a failed command reaches the fallback instead.
+  redis.on('error', () => undefined);
+  return createRedisRateLimiter(redis, {
+    keyPrefix: config.redis.keyPrefix,
+    fallback: createMemoryRateLimiter(clock),
+  });
 }
 
 /** Assembles the context from configuration; tests pass their own database, clock or mailer. */
@@ -26,7 +45,7 @@ export function createContext(
     db: database.db,
     clock,
     mailer: overrides.mailer ?? createMailer(config),
-    limiter: createMemoryRateLimiter(clock),
+    limiter: createRateLimiter(config, clock),
     secrets: createSecrets(config),
   };
 }

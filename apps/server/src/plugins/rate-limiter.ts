@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 
@@ -11,6 +13,8 @@ export interface RateLimiter {
   hit(key: string, rule: RateRule): Promise<RateDecision>;
   /** Answers whether the key has already used its limit, without counting. */
   check(key: string, rule: RateRule): Promise<RateDecision>;
+  /** Lets go of a connection the limiter holds (Redis); the memory limiter holds none. */
+  close(): Promise<void>;
 }
 
 export interface RateDecision {
@@ -19,8 +23,9 @@ export interface RateDecision {
 }
 
 /**
- * Fixed-window counters in process memory: right for one instance. Several instances share limits
- * through Redis (REDIS_URL), added with the multi-instance work.
+ * Fixed-window counters in process memory: right for one instance. The window follows the injected clock,
+ * so tests that freeze time can step across it (@fastify/rate-limit's LocalStore reads Date.now()). Several
+ * instances share their counters through createRedisRateLimiter.
  */
 export function createMemoryRateLimiter(clock: Clock, maxKeys = 100_000): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
@@ -59,6 +64,67 @@ export function createMemoryRateLimiter(clock: Clock, maxKeys = 100_000): RateLi
     async check(key, rule) {
       const { window, now } = current(key, rule);
       return decide(window, now, rule, false);
+    },
+    async close() {},
+  };
+}
+
+/** The store interface of @fastify/rate-limit: `incr` counts a hit, `read` looks without counting. */
+interface RateLimitStore {
+  incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+  read(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+}
+type StoreCallback = (error: Error | null, result?: { current: number; ttl: number } | null) => void;
+
+// @fastify/rate-limit's Redis store: one Lua script per hit (INCR, and PEXPIRE on a window's first hit), so
+// a counter is atomic across instances. Its package has no ESM entry for the store, hence require.
+const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  redis: Redis,
+  keyPrefix: string,
+) => RateLimitStore;
+
+function callStore(
+  method: 'incr' | 'read',
+  store: RateLimitStore,
+  key: string,
+  rule: RateRule,
+): Promise<{ current: number; ttl: number }> {
+  return new Promise((resolve, reject) =>
+    store[method](
+      key,
+      (error, result) => (error ? reject(error) : resolve(result ?? { current: 0, ttl: 0 })),
+      rule.windowMs,
+      rule.limit,
+    ),
+  );
+}
+
+/**
+ * Counters in Redis through @fastify/rate-limit's store, shared by every instance on that Redis: a limit
+ * counted on one instance holds on all. Windows are fixed from a key's first hit, as in memory; they run on
+ * Redis's own clock (a key's TTL). While Redis cannot answer, `fallback` (this instance's own counters)
+ * decides, so an outage neither stops logins nor lifts the limits. close() closes the connection.
+ */
+export function createRedisRateLimiter(
+  redis: Redis,
+  options: { keyPrefix: string; fallback: RateLimiter; onError?: (error: unknown) => void },
+): RateLimiter {
+  const store = new RedisStore(false, false, redis, `${options.keyPrefix}rate:`);
+  const decide = (counted: boolean, rule: RateRule) => (state: { current: number; ttl: number }) => ({
+    allowed: counted ? state.current <= rule.limit : state.current < rule.limit,
+    retryAfterSeconds: Math.max(1, Math.ceil(state.ttl / 1000)),
+  });
+  const orFallback = (method: 'hit' | 'check', key: string, rule: RateRule) => (error: unknown) => {
+    options.onError?.(error);
+    return options.fallback[method](key, rule);
+  };
+  return {
+    hit: (key, rule) => callStore('incr', store, key, rule).then(decide(true, rule), orFallback('hit', key, rule)),
+    check: (key, rule) => callStore('read', store, key, rule).then(decide(false, rule), orFallback('check', key, rule)),
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

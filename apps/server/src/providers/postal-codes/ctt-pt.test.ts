@@ -67,7 +67,7 @@ describe('CTT adapter (GET /api/v1/{key}/{NNNN-NNN})', () => {
     await provider.close();
   });
 
-  const options = (apiKey: string | undefined = KEY) => ({ baseUrl: provider.baseUrl, apiKey, timeoutMs: 200 });
+  const options = (apiKey: string | undefined = KEY) => ({ baseUrl: provider.baseUrl, apiKey, timeoutMs: 1000 });
 
   it('puts the key in the path and maps localidade, distrito and morada of the first record', async () => {
     provider.handle = (request, response) => {
@@ -133,6 +133,6 @@ describe('CTT adapter (GET /api/v1/{key}/{NNNN-NNN})', () => {
 
   it('gives up after the timeout when the provider hangs', async () => {
     provider.handle = hang;
-    await expect(lookup('1000-001', options())).rejects.toThrow(/no answer within 200 ms/);
+    await expect(lookup('1000-001', options())).rejects.toThrow(/no answer within 1000 ms/);
   });
 });

@@ -50,7 +50,7 @@ describe('GEO API PT adapter (GET /cp/{NNNN-NNN}?json=1)', () => {
     await provider.close();
   });
 
-  const options = () => ({ baseUrl: provider.baseUrl, timeoutMs: 200 });
+  const options = () => ({ baseUrl: provider.baseUrl, timeoutMs: 1000 });
 
   it('asks for JSON at /cp/{code} and maps Localidade, Distrito and the first Artéria', async () => {
     provider.handle = (request, response) => {
@@ -99,7 +99,7 @@ describe('GEO API PT adapter (GET /cp/{NNNN-NNN}?json=1)', () => {
   it('gives up after the timeout when the provider hangs', async () => {
     provider.handle = hang;
     const started = Date.now();
-    await expect(lookup('1000-001', options())).rejects.toThrow(/no answer within 200 ms/);
-    expect(Date.now() - started).toBeLessThan(2000);
+    await expect(lookup('1000-001', options())).rejects.toThrow(/no answer within 1000 ms/);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 });

@@ -46,7 +46,7 @@ describe('ViaCEP adapter (GET /ws/{8 digits}/json/)', () => {
     await provider.close();
   });
 
-  const options = () => ({ baseUrl: provider.baseUrl, timeoutMs: 200 });
+  const options = () => ({ baseUrl: provider.baseUrl, timeoutMs: 1000 });
 
   it('asks with the 8 digits and maps localidade, uf and "logradouro, bairro"', async () => {
     provider.handle = (request, response) => {
@@ -97,6 +97,6 @@ describe('ViaCEP adapter (GET /ws/{8 digits}/json/)', () => {
 
   it('gives up after the timeout when the provider hangs', async () => {
     provider.handle = hang;
-    await expect(lookup('01001-000', options())).rejects.toThrow(/no answer within 200 ms/);
+    await expect(lookup('01001-000', options())).rejects.toThrow(/no answer within 1000 ms/);
   });
 });
