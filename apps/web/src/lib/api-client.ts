@@ -39,58 +39,31 @@ export interface RequestOptions {
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, auth = true, signal } = options;
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = auth ? storage.getToken() : null;
-  if (token) headers.authorization = `Bearer ${token}`;
+  const headers: Record<string, string> = { accept: 'application/json', ...(auth ? bearerHeader() : {}) };
   if (body !== undefined) headers['content-type'] = 'application/json';
-
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ApiError(0, 'network_error', 'network error');
-  }
+  const response = await send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
   if (response.ok) {
     if (response.status === 204) return undefined as T;
     return (await response.json()) as T;
   }
-  let payload: Partial<ApiErrorBody> = {};
-  try {
-    payload = (await response.json()) as ApiErrorBody;
-  } catch {
-    // A proxy or crash page: keep the status only.
-  }
-  if (response.status === 401 && token) for (const listener of unauthorizedListeners) listener();
-  throw new ApiError(
-    response.status,
-    payload.error ?? (response.status >= 500 ? 'internal_error' : 'validation_failed'),
-    payload.message ?? response.statusText,
-    payload.fields,
-  );
+  if (response.status === 401 && headers.authorization) for (const listener of unauthorizedListeners) listener();
+  throw await errorOfResponse(response);
 }
 
 /** Sends a multipart form (file uploads) with the bearer token; answers like apiRequest. */
 export async function apiUpload<T>(path: string, form: FormData): Promise<T> {
-  const token = storage.getToken();
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: form,
-    });
-  } catch {
-    throw new ApiError(0, 'network_error', 'network error');
-  }
+  const response = await send(path, {
+    method: 'POST',
+    headers: { accept: 'application/json', ...bearerHeader() },
+    body: form,
+  });
   if (response.ok) return (await response.json()) as T;
-  const payload = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
-  throw new ApiError(response.status, payload.error ?? 'internal_error', payload.message ?? '', payload.fields);
+  throw await errorOfResponse(response);
 }
 
 /**
@@ -98,12 +71,8 @@ export async function apiUpload<T>(path: string, form: FormData): Promise<T> {
  * saves it under the server's file name.
  */
 export async function apiDownload(path: string, fallbackName: string): Promise<void> {
-  const token = storage.getToken();
-  const response = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  if (!response.ok) {
-    const payload = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
-    throw new ApiError(response.status, payload.error ?? 'internal_error', payload.message ?? '');
-  }
+  const response = await send(path, { headers: bearerHeader() });
+  if (!response.ok) throw await errorOfResponse(response);
   const disposition = response.headers.get('content-disposition') ?? '';
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
   const plain = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
@@ -114,4 +83,51 @@ export async function apiDownload(path: string, fallbackName: string): Promise<v
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * The ApiError of an answer other than 2xx, for every way the web app calls the API (fetch here, the
+ * XMLHttpRequest of uploads with progress). The body is the API's `{ error, message, fields }`; a proxy's or
+ * crash page's body is not, and then the status alone picks the code.
+ */
+export function parseApiError(status: number, statusText: string, bodyText: string): ApiError {
+  let payload: Partial<ApiErrorBody> = {};
+  try {
+    payload = (JSON.parse(bodyText) as Partial<ApiErrorBody> | null) ?? {};
+  } catch {
+    // Not JSON: keep the status only.
+  }
+  return new ApiError(status, payload.error ?? codeOfStatus(status), payload.message ?? statusText, payload.fields);
+}
+
+/** The call never got an answer (offline, DNS, connection reset, aborted upload). */
+export const networkError = (message = 'network error') => new ApiError(0, 'network_error', message);
+
+/** Codes for answers without the API's body. Only uploads are large enough to meet a proxy's body limit. */
+function codeOfStatus(status: number): ErrorCode {
+  if (status === 413) return 'files_too_large';
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'too_many_requests';
+  return status >= 500 ? 'internal_error' : 'validation_failed';
+}
+
+/** The stored session's bearer token as a header, for calls that do not go through apiRequest. */
+export function bearerHeader(): Record<string, string> {
+  const token = storage.getToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw networkError();
+  }
+}
+
+async function errorOfResponse(response: Response): Promise<ApiError> {
+  return parseApiError(response.status, response.statusText, await response.text().catch(() => ''));
 }

@@ -22,7 +22,7 @@ import { todayKey } from '@vetcall/shared/dates';
 import { ACCESS_CODE_MAX, type AccessCode, accessCodeInputSchema } from '@vetcall/shared/schemas/access-code';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import { ApiError } from '../../lib/api-client';
-import { apiErrorMessage, translateFieldError } from '../../lib/form-errors';
+import { actionErrorMessage, apiErrorMessage, translateFieldError } from '../../lib/form-errors';
 import { formatDateKey } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -47,13 +47,6 @@ const STATUS_COLOR: Record<CodeStatus, string> = {
   expired: 'orange',
 };
 
-/** The server's message when the manager can act on it; otherwise the action's own error. */
-function failureMessage(t: TFunction, error: unknown, fallbackKey: string): string {
-  const generic = ['validation_failed', 'not_found', 'internal_error'];
-  if (error instanceof ApiError && !generic.includes(error.code)) return apiErrorMessage(t, error, fallbackKey);
-  return t(fallbackKey);
-}
-
 /**
  * Manager mode 'appointments_access_codes' (SPEC §2.12): valid from, valid to, code, included
  * appointments (Free or Normal) and status; codes are created here and disabled or enabled again.
@@ -75,7 +68,7 @@ export function AccessCodesPanel() {
       await setAccessCodeEnabled(code.access_code_id, enable);
       notifySuccess(t(enable ? 'access_codes.enabled' : 'access_codes.disabled', { code: code.code }));
     } catch (error) {
-      notifyError(failureMessage(t, error, 'access_codes.toggle_error'));
+      notifyError(actionErrorMessage(t, error, 'access_codes.toggle_error'));
     } finally {
       setBusyId(undefined);
       await reload();
@@ -199,7 +192,7 @@ function NewAccessCodeForm({ onCreated }: { onCreated: () => Promise<unknown> })
       notifyError(
         error instanceof ApiError && error.code === 'access_code_exists'
           ? t('errors.access_code_exists')
-          : failureMessage(t, error, 'access_codes.create_error'),
+          : actionErrorMessage(t, error, 'access_codes.create_error'),
       );
     } finally {
       setSaving(false);

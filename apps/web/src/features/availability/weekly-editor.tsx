@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Group, Loader, NativeSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
 import type { Locale } from '@vetcall/shared/locales';
@@ -14,10 +13,9 @@ import {
   type WorkingInterval,
 } from '@vetcall/shared/scheduling/slots';
 import { intervalsOnDate } from '@vetcall/shared/scheduling/vets-availability';
-import { ApiError } from '../../lib/api-client';
 import { confirmDialog } from '../../lib/confirm';
 import { browserTimeZone, formatDateKey } from '../../lib/format';
-import { apiErrorMessage } from '../../lib/form-errors';
+import { actionErrorMessage, apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import {
@@ -74,14 +72,6 @@ function weekdayName(date: string, locale: Locale): string {
     new Date(`${date}T00:00:00Z`),
   );
   return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
-}
-
-function failureMessage(t: TFunction, error: unknown): string {
-  const generic = ['validation_failed', 'not_found', 'internal_error'];
-  if (error instanceof ApiError && !generic.includes(error.code)) {
-    return apiErrorMessage(t, error, 'availability.edit_error');
-  }
-  return t('availability.edit_error');
 }
 
 /**
@@ -199,7 +189,7 @@ export function WeeklyEditor({ vetId }: { vetId: number }) {
       notifySuccess(t('availability.updated'));
       await queryClient.invalidateQueries({ queryKey: availabilityProfileQueryKey(vetId, saved.id) });
     } catch (error) {
-      notifyError(failureMessage(t, error));
+      notifyError(actionErrorMessage(t, error, 'availability.edit_error'));
     } finally {
       setSaving(false);
     }

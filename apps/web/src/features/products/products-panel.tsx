@@ -15,7 +15,6 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { CURRENCY, PRICE_STEP } from '@vetcall/shared/constants';
 import type { Locale } from '@vetcall/shared/locales';
@@ -23,7 +22,7 @@ import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import { PRICE_MAX, type Product, productInputSchema, productPriceInputSchema } from '@vetcall/shared/schemas/product';
 import { ApiError } from '../../lib/api-client';
 import { confirmDialog } from '../../lib/confirm';
-import { apiErrorMessage, translateFieldError } from '../../lib/form-errors';
+import { actionErrorMessage, apiErrorMessage, translateFieldError } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { changeProductPrice, createProduct, deleteProduct, useProducts } from './api/products';
@@ -33,16 +32,6 @@ const TABLE_MAX_HEIGHT = 500;
 
 function formatPrice(price: number, locale: Locale): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: CURRENCY }).format(price);
-}
-
-/**
- * The server's message when it says something the manager can act on (no session, not allowed, too
- * many requests, no connection); otherwise the error of SPEC §8 for the action.
- */
-function failureMessage(t: TFunction, error: unknown, fallbackKey: string): string {
-  const generic = ['validation_failed', 'not_found', 'internal_error'];
-  if (error instanceof ApiError && !generic.includes(error.code)) return apiErrorMessage(t, error, fallbackKey);
-  return t(fallbackKey);
 }
 
 /** The NumberInput's value: a number, or '' while empty. */
@@ -87,7 +76,7 @@ export function ProductsPanel() {
       setEditing(undefined);
       notifySuccess(t('products.price_changed', { name: product.designation }));
     } catch (error) {
-      notifyError(failureMessage(t, error, 'errors.error_changing_product_price'));
+      notifyError(actionErrorMessage(t, error, 'errors.error_changing_product_price'));
     } finally {
       setBusyId(undefined);
       await reload();
@@ -108,7 +97,7 @@ export function ProductsPanel() {
       if (editing?.productId === product.product_id) setEditing(undefined);
       notifySuccess(t('products.removed', { name: product.designation }));
     } catch (error) {
-      notifyError(failureMessage(t, error, 'errors.error_removing_product'));
+      notifyError(actionErrorMessage(t, error, 'errors.error_removing_product'));
     } finally {
       setBusyId(undefined);
       await reload();
@@ -269,7 +258,7 @@ function NewProductForm({ locale, onCreated }: { locale: Locale; onCreated: () =
       await onCreated();
     } catch (error) {
       if (error instanceof ApiError) form.setErrors(error.fields);
-      notifyError(failureMessage(t, error, 'errors.error_creating_new_product'));
+      notifyError(actionErrorMessage(t, error, 'errors.error_creating_new_product'));
     } finally {
       setSaving(false);
     }

@@ -1,7 +1,5 @@
-import type { ApiErrorBody } from '@vetcall/shared/error-codes';
 import type { AppointmentFile, FileData } from '@vetcall/shared/schemas/appointment';
-import { ApiError } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
+import { bearerHeader, networkError, parseApiError } from '../../../lib/api-client';
 
 /**
  * POST /api/appointments/file/{appointment_id}: multipart `file_data` (JSON) then `files[]`. Sent with
@@ -21,30 +19,26 @@ export function uploadAppointmentFiles(
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', `/api/appointments/file/${data.appointment_id}`);
-    request.setRequestHeader('accept', 'application/json');
-    const token = storage.getToken();
-    if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+    for (const [name, value] of Object.entries({ accept: 'application/json', ...bearerHeader() })) {
+      request.setRequestHeader(name, value);
+    }
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     });
     request.addEventListener('load', () => {
-      let payload: unknown = null;
-      try {
-        payload = JSON.parse(request.responseText);
-      } catch {
-        // A proxy or crash page: keep the status only.
-      }
       if (request.status >= 200 && request.status < 300) {
         onProgress?.(1);
-        resolve(payload as AppointmentFile[]);
+        try {
+          resolve(JSON.parse(request.responseText) as AppointmentFile[]);
+        } catch (error) {
+          reject(error);
+        }
         return;
       }
-      const body = (payload ?? {}) as Partial<ApiErrorBody>;
-      const fallback = request.status === 413 ? 'files_too_large' : 'internal_error';
-      reject(new ApiError(request.status, body.error ?? fallback, body.message ?? request.statusText, body.fields));
+      reject(parseApiError(request.status, request.statusText, request.responseText));
     });
-    request.addEventListener('error', () => reject(new ApiError(0, 'network_error', 'network error')));
-    request.addEventListener('abort', () => reject(new ApiError(0, 'network_error', 'upload aborted')));
+    request.addEventListener('error', () => reject(networkError()));
+    request.addEventListener('abort', () => reject(networkError('upload aborted')));
     request.send(form);
   });
 }
