@@ -1,14 +1,17 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import Stripe from 'stripe';
 import type { Clock } from '../src/clock.ts';
-import { sendJson, startFakeHttpServer } from './fake-http-server.ts';
+import { STRIPE_API_VERSION } from '../src/providers/payments/stripe.ts';
+import { startFakeHttpServer } from './fake-http-server.ts';
 
 /**
- * A local HTTP server that speaks the part of Stripe's API VetCall uses: POST /v1/checkout/sessions
- * (form-encoded, Bearer secret key, Idempotency-Key) and GET /v1/checkout/sessions/{id}. It checks what
- * Stripe checks for these calls (authentication, required fields, amounts, expires_at within 30 minutes
- * to 24 hours of its clock, the same parameters for a reused idempotency key) and answers Stripe's
- * shapes, success and error alike.
+ * A local HTTP server that speaks the part of Stripe's API VetCall uses, as the official SDK calls it:
+ * POST /v1/checkout/sessions, GET /v1/checkout/sessions/{id} and POST /v1/refunds (form-encoded with
+ * bracketed nested keys, Bearer secret key, Stripe-Version, Idempotency-Key). It checks what Stripe checks
+ * for these calls (authentication, a well-formed API version, required fields, amounts, expires_at within
+ * 30 minutes to 24 hours of its clock, the same parameters for a reused idempotency key, a payment refunded
+ * once) and answers Stripe's shapes, success and error alike, with the headers the SDK reads.
  */
 
 export interface FakeCheckoutSession {
@@ -27,7 +30,22 @@ export interface FakeCheckoutSession {
   cancel_url: string;
   expires_at: number;
   locale: string | null;
+  /** Set when the session is paid (setSession with payment_status 'paid' makes one up). */
+  payment_intent: string | null;
+  created: number;
+  livemode: false;
   line_items_name: string;
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: 'succeeded';
+  created: number;
+  metadata: Record<string, string>;
 }
 
 export interface RecordedStripeCall {
@@ -47,19 +65,138 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-function stripeError(response: ServerResponse, status: number, type: string, message: string, param?: string) {
-  sendJson(response, status, { error: { type, message, ...(param ? { param } : {}) } });
+/** Stripe's answers carry a request id and the API version they were made for. */
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'request-id': `req_${randomBytes(7).toString('hex')}`,
+    'stripe-version': STRIPE_API_VERSION,
+    ...headers,
+  });
+  response.end(JSON.stringify(body));
+}
+
+/** Stripe's error body; `code` says which refusal it is (resource_missing, charge_already_refunded, …). */
+function errorBody(message: string, extra: { type?: string; param?: string; code?: string } = {}) {
+  return { error: { type: 'invalid_request_error', message, ...extra } };
+}
+
+function stripeError(response: ServerResponse, status: number, ...error: Parameters<typeof errorBody>) {
+  send(response, status, errorBody(...error));
+}
+
+/** What one POST answered (200), kept under its Idempotency-Key. */
+interface IdempotentAnswer {
+  path: string;
+  body: string;
+  answer: unknown;
 }
 
 export async function startFakeStripe(options: { secretKey: string; clock: Clock }) {
   const sessions = new Map<string, FakeCheckoutSession>();
-  const idempotent = new Map<string, { body: string; session: FakeCheckoutSession }>();
+  const refunds = new Map<string, FakeRefund>();
+  const idempotent = new Map<string, IdempotentAnswer>();
   const calls: RecordedStripeCall[] = [];
-  /** When set, the next call answers this HTTP status with a Stripe error body (then it clears). */
-  const failures: { next: number | undefined } = { next: undefined };
+  /** While set, calls answer this HTTP status with a Stripe error body, `remaining` times. */
+  const failures = { status: 0, remaining: 0 };
 
   const server = await startFakeHttpServer();
   const baseUrl = server.baseUrl;
+  const nowSeconds = () => Math.floor(options.clock.now().getTime() / 1000);
+
+  /** A POST's answer: a replay of the first one under its Idempotency-Key, else `create` (then kept). */
+  function answerPost(
+    request: IncomingMessage,
+    response: ServerResponse,
+    path: string,
+    body: string,
+    create: () => { status: number; answer: unknown },
+  ) {
+    const key = request.headers['idempotency-key'];
+    const earlier = typeof key === 'string' ? idempotent.get(key) : undefined;
+    if (earlier && (earlier.path !== path || earlier.body !== body)) {
+      return stripeError(
+        response,
+        400,
+        'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+        { type: 'idempotency_error' },
+      );
+    }
+    if (earlier) return send(response, 200, earlier.answer, { 'idempotent-replayed': 'true' });
+    const { status, answer } = create();
+    // As Stripe: a request refused by validation saves no result under its key.
+    if (typeof key === 'string' && status === 200) idempotent.set(key, { path, body, answer });
+    return send(response, status, answer);
+  }
+
+  function createSession(form: Record<string, string>) {
+    const problem = checkSessionForm(form, options.clock.now());
+    if (problem) return { status: 400, answer: errorBody(problem.message, { param: problem.param }) };
+    const id = `cs_test_${randomBytes(12).toString('hex')}`;
+    const session: FakeCheckoutSession = {
+      id,
+      object: 'checkout.session',
+      url: `${baseUrl}/c/pay/${id}`,
+      status: 'open',
+      payment_status: 'unpaid',
+      mode: form.mode!,
+      amount_total: Number(form['line_items[0][price_data][unit_amount]']) * Number(form['line_items[0][quantity]']),
+      currency: form['line_items[0][price_data][currency]']!,
+      customer_email: form.customer_email ?? '',
+      client_reference_id: form.client_reference_id ?? null,
+      metadata: Object.fromEntries(
+        Object.entries(form)
+          .filter(([name]) => /^metadata\[[^\]]+\]$/.test(name))
+          .map(([name, value]) => [name.slice('metadata['.length, -1), value]),
+      ),
+      success_url: form.success_url!,
+      cancel_url: form.cancel_url!,
+      expires_at: form.expires_at ? Number(form.expires_at) : nowSeconds() + 24 * 3600,
+      locale: form.locale ?? null,
+      payment_intent: null,
+      created: nowSeconds(),
+      livemode: false,
+      line_items_name: form['line_items[0][price_data][product_data][name]']!,
+    };
+    sessions.set(id, session);
+    return { status: 200, answer: session };
+  }
+
+  function createRefund(form: Record<string, string>) {
+    const paymentIntent = form.payment_intent;
+    if (!paymentIntent)
+      return { status: 400, answer: errorBody('Missing required param: payment_intent.', { param: 'payment_intent' }) };
+    const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+    if (!session) {
+      return {
+        status: 400,
+        answer: errorBody(`No such payment_intent: '${paymentIntent}'`, {
+          param: 'payment_intent',
+          code: 'resource_missing',
+        }),
+      };
+    }
+    if ([...refunds.values()].some((refund) => refund.payment_intent === paymentIntent)) {
+      return {
+        status: 400,
+        answer: errorBody(`Charge for ${paymentIntent} has already been refunded.`, {
+          code: 'charge_already_refunded',
+        }),
+      };
+    }
+    const refund: FakeRefund = {
+      id: `re_test_${randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount: session.amount_total,
+      currency: session.currency,
+      payment_intent: paymentIntent,
+      status: 'succeeded',
+      created: nowSeconds(),
+      metadata: {},
+    };
+    refunds.set(refund.id, refund);
+    return { status: 200, answer: refund };
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const body = await readBody(request);
@@ -67,70 +204,39 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
     const form = Object.fromEntries(new URLSearchParams(body));
     calls.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, form });
 
-    if (failures.next !== undefined) {
-      const status = failures.next;
-      failures.next = undefined;
-      return stripeError(response, status, 'api_error', 'Something went wrong on Stripe’s end.');
+    if (failures.remaining > 0) {
+      failures.remaining -= 1;
+      return stripeError(response, failures.status, 'Something went wrong on Stripe’s end.', { type: 'api_error' });
     }
     if (request.headers.authorization !== `Bearer ${options.secretKey}`) {
-      return stripeError(response, 401, 'invalid_request_error', 'Invalid API Key provided.');
+      return stripeError(response, 401, 'Invalid API Key provided.');
+    }
+    const version = request.headers['stripe-version'];
+    if (version !== undefined && !/^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/.test(String(version))) {
+      return stripeError(response, 400, `Invalid Stripe API version: ${String(version)}`);
+    }
+    if (request.method === 'POST' && !String(request.headers['content-type']).startsWith(FORM_TYPE)) {
+      return stripeError(response, 400, 'Expected a form-encoded body.');
     }
 
     if (request.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
-      if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
-        return stripeError(response, 400, 'invalid_request_error', 'Expected a form-encoded body.');
-      }
-      const key = request.headers['idempotency-key'];
-      if (typeof key === 'string') {
-        const earlier = idempotent.get(key);
-        if (earlier && earlier.body !== body) {
-          return stripeError(
-            response,
-            400,
-            'idempotency_error',
-            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
-          );
-        }
-        if (earlier) return sendJson(response, 200, earlier.session);
-      }
-      const problem = checkSessionForm(form, options.clock.now());
-      if (problem) return stripeError(response, 400, 'invalid_request_error', problem.message, problem.param);
-      const id = `cs_test_${randomBytes(12).toString('hex')}`;
-      const nowSeconds = Math.floor(options.clock.now().getTime() / 1000);
-      const session: FakeCheckoutSession = {
-        id,
-        object: 'checkout.session',
-        url: `${baseUrl}/c/pay/${id}`,
-        status: 'open',
-        payment_status: 'unpaid',
-        mode: form.mode!,
-        amount_total: Number(form['line_items[0][price_data][unit_amount]']) * Number(form['line_items[0][quantity]']),
-        currency: form['line_items[0][price_data][currency]']!,
-        customer_email: form.customer_email ?? '',
-        client_reference_id: form.client_reference_id ?? null,
-        metadata: Object.fromEntries(
-          Object.entries(form)
-            .filter(([name]) => /^metadata\[[^\]]+\]$/.test(name))
-            .map(([name, value]) => [name.slice('metadata['.length, -1), value]),
-        ),
-        success_url: form.success_url!,
-        cancel_url: form.cancel_url!,
-        expires_at: form.expires_at ? Number(form.expires_at) : nowSeconds + 24 * 3600,
-        locale: form.locale ?? null,
-        line_items_name: form['line_items[0][price_data][product_data][name]']!,
-      };
-      sessions.set(id, session);
-      if (typeof key === 'string') idempotent.set(key, { body, session });
-      return sendJson(response, 200, session);
+      return answerPost(request, response, url.pathname, body, () => createSession(form));
     }
-
+    if (request.method === 'POST' && url.pathname === '/v1/refunds') {
+      return answerPost(request, response, url.pathname, body, () => createRefund(form));
+    }
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
     if (request.method === 'GET' && match) {
       const session = sessions.get(decodeURIComponent(match[1]!));
-      if (!session) return stripeError(response, 404, 'invalid_request_error', 'No such checkout.session.', 'id');
-      return sendJson(response, 200, session);
+      if (!session) {
+        return stripeError(response, 404, 'No such checkout.session.', {
+          param: 'id',
+          code: 'resource_missing',
+        });
+      }
+      return send(response, 200, session);
     }
-    return stripeError(response, 404, 'invalid_request_error', `Unrecognized request URL (${request.method}).`);
+    return stripeError(response, 404, `Unrecognized request URL (${request.method}).`);
   }
 
   server.handle = (request, response) => {
@@ -144,20 +250,38 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
     baseUrl,
     calls,
     sessions,
-    /** The next call answers `status` (a 5xx or 429 to play an outage). */
-    failNext(status: number) {
-      failures.next = status;
+    refunds,
+    /** The next `calls` calls answer `status` (a 5xx or 429 to play an outage; the SDK retries a 5xx once). */
+    failNext(status: number, calls = 1) {
+      failures.status = status;
+      failures.remaining = calls;
     },
-    /** Plays the customer paying (or the session lapsing) on Stripe's page. */
+    /** Every call answers `status` until `recover()`. */
+    failUntilRecovered(status: number) {
+      failures.status = status;
+      failures.remaining = Number.POSITIVE_INFINITY;
+    },
+    recover() {
+      failures.remaining = 0;
+    },
+    /**
+     * Plays the customer paying (or the session lapsing) on Stripe's page. A session that becomes paid
+     * gets a PaymentIntent, which is what a refund names.
+     */
     setSession(id: string, changes: Partial<FakeCheckoutSession>) {
       const session = sessions.get(id);
       if (!session) throw new Error(`no fake session ${id}`);
       Object.assign(session, changes);
+      if (session.payment_status === 'paid' && !session.payment_intent) {
+        session.payment_intent = `pi_test_${randomBytes(12).toString('hex')}`;
+      }
       return session;
     },
     close: () => server.close(),
   };
 }
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
 
@@ -200,9 +324,8 @@ function checkSessionForm(form: Record<string, string>, now: Date): { message: s
 }
 
 /**
- * The `Stripe-Signature` header Stripe sends with a webhook: `t=<unix seconds>,v1=<hex HMAC-SHA256 of
- * "<t>.<payload>" with the endpoint secret>`. Written here apart from the server's verifier, so the
- * tests check one against the other. Extra secrets add more v1 entries (as while rolling a secret).
+ * The `Stripe-Signature` header Stripe sends with a webhook, made by the SDK's own test helper. Extra
+ * secrets add more v1 entries (as while rolling a secret).
  */
 export function signStripeWebhook(
   payload: string,
@@ -210,10 +333,10 @@ export function signStripeWebhook(
   timestampSeconds: number,
   ...extraSecrets: string[]
 ) {
-  const signatures = [secret, ...extraSecrets].map(
-    (key) => `v1=${createHmac('sha256', key).update(`${timestampSeconds}.${payload}`, 'utf8').digest('hex')}`,
+  const [first, ...others] = [secret, ...extraSecrets].map((key) =>
+    Stripe.webhooks.generateTestHeaderString({ payload, secret: key, timestamp: timestampSeconds }),
   );
-  return [`t=${timestampSeconds}`, ...signatures].join(',');
+  return [first!, ...others.map((header) => header.slice(header.indexOf(',') + 1))].join(',');
 }
 
 /** A webhook event as Stripe posts it, around a Checkout Session. */
@@ -225,7 +348,7 @@ export function stripeEvent(
   return {
     id,
     object: 'event',
-    api_version: '2025-09-30.clover',
+    api_version: STRIPE_API_VERSION,
     created: Math.floor(Date.now() / 1000),
     type,
     livemode: false,

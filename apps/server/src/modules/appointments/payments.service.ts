@@ -144,12 +144,17 @@ export async function startPayment(
   return { location: await stripeCheckoutUrl(deps, deps.stripe, appointment, actor, locale, hold.expiresAt) };
 }
 
+/** One Checkout Session per appointment: the key Stripe dedupes its creation by. */
+export const checkoutSessionIdempotencyKey = (paymentHash: string) => `checkout-session-${paymentHash}`;
+
 /**
  * The Stripe Checkout page of an appointment: the session made for it earlier while it is open, else a
- * new one (Idempotency-Key appointment-<id>, so a retried call gets the same session). Its expiry is the
- * hold's when Stripe accepts it (at least 30 minutes ahead), else 31 minutes from now: never Stripe's
- * 24-hour default, so a late payment for a released slot stays unlikely (one that comes anyway is
- * recorded and logged for a refund by markAppointmentPaid).
+ * new one (Idempotency-Key checkout-session-<payment hash>, so a retried call gets the same session; the
+ * hash is random, so the key never repeats after a database reset or in another deployment on the same
+ * Stripe account, as an appointment id would). Its expiry is the hold's when Stripe accepts it (at least
+ * 30 minutes ahead), else 31 minutes from now: never Stripe's 24-hour default, so a late payment for a
+ * released slot stays unlikely (one that comes anyway is recorded and logged for a refund by
+ * markAppointmentPaid).
  */
 async function stripeCheckoutUrl(
   deps: PaymentDeps,
@@ -183,7 +188,7 @@ async function stripeCheckoutUrl(
         expiresAt,
         locale,
       },
-      `appointment-${appointment.id}`,
+      checkoutSessionIdempotencyKey(paymentHash),
     );
     if (!session.url) throw new StripeUnavailable('the new Checkout Session has no url');
     await deps.db

@@ -4,6 +4,7 @@ import { fixedClock } from '../../clock.ts';
 import { appointments, paymentEvents } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { unusedBaseUrl } from '../../../test/fake-http-server.ts';
+import { STRIPE_API_VERSION } from '../../providers/payments/stripe.ts';
 import { type FakeStripe, signStripeWebhook, startFakeStripe, stripeEvent } from '../../../test/fake-stripe.ts';
 import {
   buildPaymentWorld,
@@ -119,7 +120,9 @@ describe('payments with Stripe', () => {
       const call = sessionCalls()[0]!;
       expect(call.path).toBe('/v1/checkout/sessions');
       expect(call.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
-      expect(call.headers['idempotency-key']).toBe(`appointment-${appointment.id}`);
+      // Keyed by the random payment hash: unique across database resets and deployments.
+      expect(call.headers['idempotency-key']).toBe(`checkout-session-${paymentHash}`);
+      expect(call.headers['stripe-version']).toBe(STRIPE_API_VERSION);
       expect(call.headers['content-type']).toBe('application/x-www-form-urlencoded');
       expect(call.form).toEqual({
         mode: 'payment',
@@ -168,12 +171,14 @@ describe('payments with Stripe', () => {
 
     it('answers 502 payment_provider_unavailable when Stripe fails, refuses or cannot be reached', async () => {
       const { appointment, paymentHash } = await buildUnpaidAppointment(t, w, w.ana);
+      // Every attempt fails (the SDK retries a 5xx once).
       for (const status of [500, 503, 429, 400]) {
-        stripe.failNext(status);
+        stripe.failUntilRecovered(status);
         const response = await postForm('en', paymentForm(w.ana, paymentHash));
         expect(response.statusCode).toBe(502);
         expect(response.json()).toMatchObject({ error: 'payment_provider_unavailable' });
       }
+      stripe.recover();
       const { appointment: after } = await readAppointment(t, appointment.id);
       expect(after).toMatchObject({ status: 'TK_PendingPayment', providerReference: null });
     });

@@ -2,11 +2,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { appointments, paymentEvents } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import {
-  parseCheckoutSession,
-  type StripeCheckoutSession,
-  verifyStripeSignature,
-} from '../../providers/payments/stripe.ts';
+import { constructStripeEvent } from '../../providers/payments/stripe.ts';
 import { endUnpaidAppointment, markAppointmentPaid } from '../appointments/mark-paid.ts';
 import type { NotifyDeps } from '../appointments/request-emails.ts';
 
@@ -19,13 +15,24 @@ const stripeEventSchema = z.object({
 });
 type StripeEvent = z.infer<typeof stripeEventSchema>;
 
+/** The fields of the Checkout Session in an event that we read. */
+const checkoutSessionSchema = z.object({
+  id: z.string().min(1),
+  payment_status: z.string().nullish(),
+  amount_total: z.number().int().nullish(),
+  currency: z.string().nullish(),
+  client_reference_id: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+});
+type EventSession = z.infer<typeof checkoutSessionSchema>;
+
 const signatureInvalid = () => new AppError('webhook_signature_invalid', 400);
 
 /**
- * POST /api/payment/webhook/stripe. The signature is checked on the raw body (stripe.ts), then the event
- * is handled once: its id goes into payment_events first (a replay or a retry of a handled event finds it
- * there and changes nothing). When handling fails unexpectedly the id is taken out again and the error
- * answers 500, so Stripe delivers the event again.
+ * POST /api/payment/webhook/stripe. The signature is checked on the raw body by the Stripe SDK (stripe.ts),
+ * then the event is handled once: its id goes into payment_events first (a replay or a retry of a handled
+ * event finds it there and changes nothing). When handling fails unexpectedly the id is taken out again and
+ * the error answers 500, so Stripe delivers the event again.
  *
  * - checkout.session.completed (payment_status 'paid') and checkout.session.async_payment_succeeded: the
  *   appointment with that payment hash is marked paid, if Stripe took its price in EUR;
@@ -40,14 +47,16 @@ export async function handleStripeWebhook(
   signatureHeader: string | undefined,
 ): Promise<{ received: true }> {
   const now = deps.clock.now();
-  if (!rawBody || !verifyStripeSignature(rawBody, signatureHeader, deps.webhookSecret, now)) throw signatureInvalid();
-  let parsed: unknown;
+  if (!rawBody) throw signatureInvalid();
+  let verified: ReturnType<typeof constructStripeEvent>;
   try {
-    parsed = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new AppError('invalid_json', 400);
+    verified = constructStripeEvent(rawBody, signatureHeader, deps.webhookSecret, now);
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new AppError('invalid_json', 400);
+    throw error;
   }
-  const event = stripeEventSchema.safeParse(parsed);
+  if (!verified.verified) throw signatureInvalid();
+  const event = stripeEventSchema.safeParse(verified.event);
   if (!event.success) throw new AppError('validation_failed', 400, { message: 'Not a Stripe event.' });
 
   const [fresh] = await deps.db
@@ -68,12 +77,15 @@ export async function handleStripeWebhook(
   return { received: true };
 }
 
-function sessionOf(event: StripeEvent): StripeCheckoutSession {
-  try {
-    return parseCheckoutSession(event.data.object);
-  } catch (error) {
-    throw new AppError('validation_failed', 400, { message: 'The event carries no Checkout Session.', cause: error });
+function sessionOf(event: StripeEvent): EventSession {
+  const session = checkoutSessionSchema.safeParse(event.data.object);
+  if (!session.success) {
+    throw new AppError('validation_failed', 400, {
+      message: 'The event carries no Checkout Session.',
+      cause: session.error,
+    });
   }
+  return session.data;
 }
 
 async function applyEvent(deps: WebhookDeps, event: StripeEvent): Promise<void> {
@@ -94,8 +106,8 @@ async function applyEvent(deps: WebhookDeps, event: StripeEvent): Promise<void> 
   }
 }
 
-async function appointmentOfSession(deps: WebhookDeps, event: StripeEvent, session: StripeCheckoutSession) {
-  const paymentHash = session.client_reference_id ?? session.metadata.payment_hash;
+async function appointmentOfSession(deps: WebhookDeps, event: StripeEvent, session: EventSession) {
+  const paymentHash = session.client_reference_id ?? session.metadata?.payment_hash;
   const [appointment] = paymentHash
     ? await deps.db.select().from(appointments).where(eq(appointments.paymentHash, paymentHash)).limit(1)
     : [];
@@ -105,7 +117,7 @@ async function appointmentOfSession(deps: WebhookDeps, event: StripeEvent, sessi
   return appointment ?? null;
 }
 
-async function paySession(deps: WebhookDeps, event: StripeEvent, session: StripeCheckoutSession): Promise<void> {
+async function paySession(deps: WebhookDeps, event: StripeEvent, session: EventSession): Promise<void> {
   const appointment = await appointmentOfSession(deps, event, session);
   if (!appointment) return;
   if (session.currency !== 'eur' || session.amount_total !== appointment.priceCents) {
@@ -135,7 +147,7 @@ async function paySession(deps: WebhookDeps, event: StripeEvent, session: Stripe
   }
 }
 
-async function failSession(deps: WebhookDeps, event: StripeEvent, session: StripeCheckoutSession): Promise<void> {
+async function failSession(deps: WebhookDeps, event: StripeEvent, session: EventSession): Promise<void> {
   const appointment = await appointmentOfSession(deps, event, session);
   if (!appointment) return;
   // A session the appointment no longer waits for (it has another) says nothing about it.

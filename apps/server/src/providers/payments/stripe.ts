@@ -1,24 +1,37 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import Stripe from 'stripe';
 
 /**
- * A thin Stripe client over fetch: the two Checkout Session calls VetCall makes, and the verification of
- * webhook signatures (https://docs.stripe.com/webhooks#verify-manually). Tested against a local HTTP
- * server that speaks these endpoints (test/fake-stripe.ts).
+ * VetCall's use of Stripe, over the official SDK: Checkout Session create/retrieve, refunds, and webhook
+ * signature verification. Stripe's errors come out as two of ours: StripeUnavailable (try again later) and
+ * StripeRequestRefused (our parameters or key are wrong). Tested against a local HTTP server that speaks
+ * these endpoints (test/fake-stripe.ts).
  */
 
-/** The limit on one call to Stripe, body included. */
+/**
+ * The API version every call asks for: 23.1.0's own default. Typed as the SDK's latest version, so an SDK
+ * upgrade that moves it fails to compile here until the version is moved on purpose.
+ */
+export const STRIPE_API_VERSION: Stripe.LatestApiVersion = '2026-10-28.endive';
+/** The SDK's idle limit on one call to Stripe (no byte for this long: the call fails), per attempt. */
 export const STRIPE_TIMEOUT_MS = 10_000;
+/**
+ * One more try after a network error, a timeout, a 409 or a 5xx (same idempotency key, after 0.5–1 s): a
+ * customer waits for the redirect, so not the SDK's default of two.
+ */
+export const STRIPE_MAX_NETWORK_RETRIES = 1;
 /** Stripe's own default: a signed event older (or newer) than this is refused, so a captured one can't be replayed later. */
 export const STRIPE_SIGNATURE_TOLERANCE_SECONDS = 300;
 /** Stripe refuses a Checkout Session `expires_at` sooner than 30 minutes after creation. */
 export const STRIPE_MIN_SESSION_MINUTES = 30;
 
 export interface StripeSettings {
-  /** Stripe's API origin without a trailing slash (STRIPE_API_URL). */
+  /** Stripe's API origin without a path (STRIPE_API_URL). */
   apiUrl: string;
   secretKey: string;
   /** Defaults to STRIPE_TIMEOUT_MS; tests pass a short one. */
   timeoutMs?: number;
+  /** Defaults to STRIPE_MAX_NETWORK_RETRIES. */
+  maxNetworkRetries?: number;
 }
 
 /** What we ask Stripe for: one line item in EUR, paid once. */
@@ -33,22 +46,18 @@ export interface CheckoutSessionRequest {
   /** Omitted: Stripe's default (24 hours). */
   expiresAt?: Date;
   /** Checkout's interface language ('en', 'pt', 'pt-BR' are Stripe locales). */
-  locale: string;
+  locale: Stripe.Checkout.SessionCreateParams.Locale;
 }
 
-/** The fields of a Checkout Session object we read. */
-export interface StripeCheckoutSession {
-  id: string;
-  url: string | null;
-  /** 'open' | 'complete' | 'expired' */
-  status: string;
-  /** 'paid' | 'unpaid' | 'no_payment_required' */
-  payment_status: string;
-  amount_total: number | null;
-  currency: string | null;
-  client_reference_id: string | null;
-  metadata: Record<string, string>;
-}
+/** The fields of a Checkout Session we read; `payment_intent` (once paid) is what a refund names. */
+export type StripeCheckoutSession = Pick<
+  Stripe.Checkout.Session,
+  'id' | 'url' | 'status' | 'payment_status' | 'amount_total' | 'currency' | 'client_reference_id' | 'metadata'
+> & { payment_intent: string | null };
+
+export type StripeRefund = Pick<Stripe.Refund, 'id' | 'amount' | 'currency' | 'status'> & {
+  payment_intent: string | null;
+};
 
 /** Stripe could not be reached or did not answer usefully (network, timeout, 5xx, 429, malformed body). */
 export class StripeUnavailable extends Error {
@@ -63,8 +72,8 @@ export class StripeRequestRefused extends Error {
   readonly status: number;
   readonly stripeCode: string | undefined;
 
-  constructor(status: number, message: string, stripeCode?: string) {
-    super(`Stripe refused the request (HTTP ${status}): ${message}`);
+  constructor(status: number, message: string, stripeCode?: string, options: { cause?: unknown } = {}) {
+    super(`Stripe refused the request (HTTP ${status}): ${message}`, { cause: options.cause });
     this.name = 'StripeRequestRefused';
     this.status = status;
     this.stripeCode = stripeCode;
@@ -76,175 +85,143 @@ export interface StripeClient {
   createCheckoutSession(request: CheckoutSessionRequest, idempotencyKey: string): Promise<StripeCheckoutSession>;
   /** GET /v1/checkout/sessions/{id}; null when Stripe does not know the id. */
   retrieveCheckoutSession(id: string): Promise<StripeCheckoutSession | null>;
+  /** POST /v1/refunds: the whole amount of a payment back to the customer. */
+  refundPayment(paymentIntentId: string, idempotencyKey: string): Promise<StripeRefund>;
 }
 
-type FormValue = string | number | boolean | undefined | FormValue[] | { [key: string]: FormValue };
-
-/**
- * Stripe's form encoding of nested parameters: `line_items[0][price_data][currency]=eur`. Undefined values
- * are left out.
- */
-export function encodeStripeForm(params: Record<string, FormValue>): string {
-  const pairs: [string, string][] = [];
-  const add = (key: string, value: FormValue) => {
-    if (value === undefined) return;
-    if (Array.isArray(value)) value.forEach((item, index) => add(`${key}[${index}]`, item));
-    else if (typeof value === 'object') for (const [name, item] of Object.entries(value)) add(`${key}[${name}]`, item);
-    else pairs.push([key, String(value)]);
-  };
-  for (const [key, value] of Object.entries(params)) add(key, value);
-  return new URLSearchParams(pairs).toString();
-}
-
-/** The form of POST /v1/checkout/sessions for one appointment. */
-export function checkoutSessionForm(request: CheckoutSessionRequest): string {
-  return encodeStripeForm({
-    mode: 'payment',
-    line_items: [
-      {
-        price_data: {
-          currency: 'eur',
-          unit_amount: request.amountCents,
-          product_data: { name: request.itemName },
-        },
-        quantity: 1,
-      },
-    ],
-    customer_email: request.customerEmail,
-    client_reference_id: request.paymentHash,
-    metadata: { payment_hash: request.paymentHash },
-    success_url: request.successUrl,
-    cancel_url: request.cancelUrl,
-    expires_at: request.expiresAt ? Math.floor(request.expiresAt.getTime() / 1000) : undefined,
-    locale: request.locale,
-  });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-/** Reads the session fields we use out of a Stripe object; throws when it is not a Checkout Session. */
-export function parseCheckoutSession(value: unknown): StripeCheckoutSession {
-  if (!isRecord(value) || typeof value.id !== 'string' || value.id === '') {
-    throw new StripeUnavailable('malformed answer: not a Checkout Session');
-  }
-  const metadata: Record<string, string> = {};
-  if (isRecord(value.metadata)) {
-    for (const [key, item] of Object.entries(value.metadata)) if (typeof item === 'string') metadata[key] = item;
+/** The SDK's `host`, `port` and `protocol` from STRIPE_API_URL (the SDK adds /v1/ itself). */
+export function stripeEndpoint(apiUrl: string): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
+  const url = new URL(apiUrl);
+  const protocol = url.protocol.slice(0, -1);
+  if ((protocol !== 'http' && protocol !== 'https') || url.pathname !== '/' || url.search !== '') {
+    throw new Error(`STRIPE_API_URL must be an http(s) origin without a path: ${apiUrl}`);
   }
   return {
-    id: value.id,
-    url: stringOrNull(value.url),
-    status: stringOrNull(value.status) ?? '',
-    payment_status: stringOrNull(value.payment_status) ?? '',
-    amount_total: typeof value.amount_total === 'number' ? value.amount_total : null,
-    currency: stringOrNull(value.currency),
-    client_reference_id: stringOrNull(value.client_reference_id),
-    metadata,
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port || (protocol === 'https' ? 443 : 80),
+    protocol,
   };
+}
+
+const idOf = (value: string | { id: string } | null) => (typeof value === 'string' ? value : (value?.id ?? null));
+
+function checkoutSessionOf(session: Stripe.Checkout.Session): StripeCheckoutSession {
+  const { id, url, status, payment_status, amount_total, currency, client_reference_id, metadata } = session;
+  return {
+    id,
+    url,
+    status,
+    payment_status,
+    amount_total,
+    currency,
+    client_reference_id,
+    metadata,
+    payment_intent: idOf(session.payment_intent),
+  };
+}
+
+/** Stripe's errors as ours: an outage or a refusal. */
+function translateError(error: unknown, timeoutMs: number): Error {
+  if (!(error instanceof Stripe.errors.StripeError)) return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof Stripe.errors.StripeConnectionError) {
+    const timedOut = (error.detail as { code?: unknown } | undefined)?.code === 'ETIMEDOUT';
+    return new StripeUnavailable(timedOut ? `no answer within ${timeoutMs} ms` : 'unreachable', { cause: error });
+  }
+  const status = error.statusCode;
+  if (status === undefined || status >= 500 || status === 429) {
+    return new StripeUnavailable(`${error.message} (HTTP ${status ?? 'answer unreadable'})`, { cause: error });
+  }
+  return new StripeRequestRefused(status, error.message || 'no message', error.code ?? error.rawType, {
+    cause: error,
+  });
 }
 
 export function createStripeClient(settings: StripeSettings): StripeClient {
   const timeoutMs = settings.timeoutMs ?? STRIPE_TIMEOUT_MS;
+  const stripe = new Stripe(settings.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    maxNetworkRetries: settings.maxNetworkRetries ?? STRIPE_MAX_NETWORK_RETRIES,
+    timeout: timeoutMs,
+    telemetry: false,
+    ...stripeEndpoint(settings.apiUrl),
+  });
 
-  async function call(method: 'GET' | 'POST', path: string, options: { form?: string; idempotencyKey?: string }) {
-    const signal = AbortSignal.timeout(timeoutMs);
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      authorization: `Bearer ${settings.secretKey}`,
-    };
-    if (options.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-    let status: number;
-    let text: string;
+  async function call<T>(request: () => Promise<T>): Promise<T> {
     try {
-      const response = await fetch(`${settings.apiUrl}${path}`, {
-        method,
-        headers,
-        body: options.form,
-        signal,
-        redirect: 'error',
-      });
-      status = response.status;
-      text = await response.text();
+      return await request();
     } catch (error) {
-      throw new StripeUnavailable(signal.aborted ? `no answer within ${timeoutMs} ms` : 'unreachable', {
-        cause: error,
-      });
+      throw translateError(error, timeoutMs);
     }
-    if (status >= 500 || status === 429) throw new StripeUnavailable(`${method} ${path} answered HTTP ${status}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new StripeUnavailable(`${method} ${path} answered HTTP ${status} with a body that is not JSON`, {
-        cause: error,
-      });
-    }
-    return { status, body };
-  }
-
-  function refused(status: number, body: unknown): StripeRequestRefused {
-    const error = isRecord(body) && isRecord(body.error) ? body.error : {};
-    return new StripeRequestRefused(
-      status,
-      typeof error.message === 'string' ? error.message : 'no message',
-      typeof error.code === 'string' ? error.code : typeof error.type === 'string' ? error.type : undefined,
-    );
   }
 
   return {
     async createCheckoutSession(request, idempotencyKey) {
-      const { status, body } = await call('POST', '/v1/checkout/sessions', {
-        form: checkoutSessionForm(request),
-        idempotencyKey,
-      });
-      if (status !== 200) throw refused(status, body);
-      return parseCheckoutSession(body);
+      const session = await call(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                price_data: {
+                  currency: 'eur',
+                  unit_amount: request.amountCents,
+                  product_data: { name: request.itemName },
+                },
+                quantity: 1,
+              },
+            ],
+            customer_email: request.customerEmail,
+            client_reference_id: request.paymentHash,
+            metadata: { payment_hash: request.paymentHash },
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+            expires_at: request.expiresAt ? Math.floor(request.expiresAt.getTime() / 1000) : undefined,
+            locale: request.locale,
+          },
+          { idempotencyKey },
+        ),
+      );
+      return checkoutSessionOf(session);
     },
     async retrieveCheckoutSession(id) {
-      const { status, body } = await call('GET', `/v1/checkout/sessions/${encodeURIComponent(id)}`, {});
-      if (status === 404) return null;
-      if (status !== 200) throw refused(status, body);
-      return parseCheckoutSession(body);
+      try {
+        return checkoutSessionOf(await call(() => stripe.checkout.sessions.retrieve(id)));
+      } catch (error) {
+        if (error instanceof StripeRequestRefused && error.status === 404) return null;
+        throw error;
+      }
+    },
+    async refundPayment(paymentIntentId, idempotencyKey) {
+      const refund = await call(() => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }));
+      const { id, amount, currency, status } = refund;
+      return { id, amount, currency, status, payment_intent: idOf(refund.payment_intent) };
     },
   };
 }
 
 /**
- * Checks a `Stripe-Signature` header (`t=<unix seconds>,v1=<hex>[,v1=<hex>…][,v0=…]`) against the raw
- * body as Stripe signs it: HMAC-SHA256 with the endpoint secret over `${t}.${body}`. Any one v1 may match
- * (Stripe sends several while a secret is being rolled); the timestamp must be within the tolerance of
- * `now` either way. Comparisons take constant time.
+ * A webhook's event, once its `Stripe-Signature` header is verified by the SDK on the exact bytes Stripe
+ * sent (any one v1 signature may match, as while a secret is rolled). The SDK refuses a timestamp older
+ * than the tolerance; one from further in the future is refused here. A body that is signed but not JSON
+ * throws a SyntaxError.
  */
-export function verifyStripeSignature(
+export function constructStripeEvent(
   rawBody: Buffer,
   header: string | undefined,
   secret: string,
   now: Date,
   toleranceSeconds = STRIPE_SIGNATURE_TOLERANCE_SECONDS,
-): boolean {
-  if (!header) return false;
-  let timestamp: string | undefined;
-  const signatures: Buffer[] = [];
-  for (const part of header.split(',')) {
-    const separator = part.indexOf('=');
-    if (separator < 0) continue;
-    const key = part.slice(0, separator).trim();
-    const value = part.slice(separator + 1).trim();
-    if (key === 't') timestamp = value;
-    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(Buffer.from(value, 'hex'));
+): { verified: false } | { verified: true; event: Stripe.Event } {
+  if (!header) return { verified: false };
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  // The SDK signs and checks the last t=; none of them may lie ahead.
+  const timestamps = [...header.matchAll(/(?:^|,)t=([^,]*)/g)].map((match) => Number(match[1]));
+  if (timestamps.some((timestamp) => timestamp - nowSeconds > toleranceSeconds)) return { verified: false };
+  try {
+    const event = Stripe.webhooks.constructEvent(rawBody, header, secret, toleranceSeconds, undefined, now.getTime());
+    return { verified: true, event };
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { verified: false };
+    throw error;
   }
-  if (!timestamp || !/^\d{1,12}$/.test(timestamp) || signatures.length === 0) return false;
-  if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > toleranceSeconds) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest();
-  // Every candidate is compared, so the time taken does not tell which one (if any) matched.
-  let matched = false;
-  for (const signature of signatures) if (timingSafeEqual(signature, expected)) matched = true;
-  return matched;
 }
