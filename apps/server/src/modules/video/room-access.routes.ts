@@ -29,7 +29,7 @@ export const roomAccessRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
       const { jitsiToken: tokenSettings, jitsiDomain } = context.config.video;
       const jitsi =
         tokenSettings && jitsiDomain
-          ? { jitsi_jwt: jitsiToken({ ...tokenSettings, domain: jitsiDomain }, access, context.clock.now()) }
+          ? { jitsi_jwt: await jitsiToken({ ...tokenSettings, domain: jitsiDomain }, access, context.clock.now()) }
           : {};
       return {
         user_email: access.user.email,

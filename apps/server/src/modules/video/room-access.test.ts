@@ -184,7 +184,7 @@ describe('GET /api/appointments/pin/{pin} with Jitsi token auth', () => {
       }
       // The vet's token for this room, signed with the app secret, valid in the room's window.
       expect(body.jitsi_jwt).toBe(
-        jitsiToken(
+        await jitsiToken(
           { appId: 'vetcall', appSecret: 'x'.repeat(32), domain: 'meet.clinic.test' },
           {
             hash: world.appointment.hash,

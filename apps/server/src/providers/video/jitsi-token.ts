@@ -1,10 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { SignJWT } from 'jose';
 import type { Party, RoomWindow } from '@vetcall/shared/schemas/video';
 
 /**
  * The JWT of a self-hosted Jitsi Meet with token auth (prosody's `authentication = "token"`, package
  * jitsi-meet-tokens): HS256 with prosody's `app_secret`, issued for one room and valid only within the
- * room's window. Signed here with node:crypto; the token is a credential: never log it.
+ * room's window. Signed with jose; the token is a credential: never log it.
  */
 
 export interface JitsiTokenSettings {
@@ -16,7 +16,7 @@ export interface JitsiTokenSettings {
   domain: string;
 }
 
-export interface JitsiTokenClaims {
+export type JitsiTokenClaims = {
   aud: 'jitsi';
   iss: string;
   sub: string;
@@ -27,17 +27,9 @@ export interface JitsiTokenClaims {
   exp: number;
   iat: number;
   context: { user: { name: string; email: string; moderator: boolean } };
-}
+};
 
-const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-
-/** `header.payload.signature`, each base64url without padding (RFC 7519), signed HMAC-SHA256. */
-export function signHs256(payload: object, secret: string): string {
-  const signingInput = `${base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${base64url(JSON.stringify(payload))}`;
-  const signature = createHmac('sha256', secret).update(signingInput).digest('base64url');
-  return `${signingInput}.${signature}`;
-}
 
 /** The claims of one person's token for an appointment's room; the vet moderates. */
 export function jitsiTokenClaims(
@@ -59,10 +51,13 @@ export function jitsiTokenClaims(
   };
 }
 
+/** The signed token (HS256 with the app secret, header `{ alg: 'HS256', typ: 'JWT' }`) carrying those claims. */
 export function jitsiToken(
   settings: JitsiTokenSettings,
   admission: Parameters<typeof jitsiTokenClaims>[1],
   now: Date,
-): string {
-  return signHs256(jitsiTokenClaims(settings, admission, now), settings.appSecret);
+): Promise<string> {
+  return new SignJWT(jitsiTokenClaims(settings, admission, now))
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode(settings.appSecret));
 }
