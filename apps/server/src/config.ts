@@ -82,6 +82,9 @@ const environmentSchema = z.object({
 
 export type Environment = z.input<typeof environmentSchema>;
 
+/** The name of every environment variable the server reads (the documentation is checked against it). */
+export const ENVIRONMENT_VARIABLES = Object.keys(environmentSchema.shape) as (keyof Environment)[];
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
