@@ -50,6 +50,10 @@ export function fakeApi() {
   const api = {
     /** Every request the component made, in order; JSON bodies parsed. */
     calls,
+    /** The URLs of `calls`, at the time of reading. */
+    get urls() {
+      return calls.map((call) => call.url);
+    },
     fetch: fetchSpy,
     /**
      * Answers `method path` with `data` (or what `answer(request)` returns), parsed with `schema` first.

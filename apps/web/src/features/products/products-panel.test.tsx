@@ -1,42 +1,28 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { z } from 'zod';
+import { type Product, type ProductPriceInput, priceToCents, productSchema } from '@vetcall/shared/schemas/product';
+import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, withProviders } from '../../test/render';
 import { ProductsPanel } from './products-panel';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 /** A stand-in for the server at the network boundary: products kept in memory, calls recorded. */
 function fakeServer(options: { failPrice?: boolean } = {}) {
-  const products = [
+  const products: Product[] = [
     { product_id: 1, designation: 'Video consultation', price: 25, price_cents: 2500 },
     { product_id: 2, designation: 'Follow-up call', price: 19.99, price_cents: 1999 },
   ];
-  const calls: Call[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ method, url, body });
-    if (method === 'GET') return json(200, products);
-    const priceMatch = url.match(/^\/api\/products\/price\/(\d+)/);
-    if (method === 'PUT' && priceMatch) {
-      if (options.failPrice) return json(500, { error: 'internal_error', message: 'x' });
-      const product = products.find((p) => p.product_id === Number(priceMatch[1]))!;
-      product.price = body.price;
-      product.price_cents = Math.round(body.price * 100);
-      return json(200, product);
-    }
-    return json(404, { error: 'not_found', message: 'x' });
-  });
-  return calls;
+  const api = fakeApi()
+    .answer('GET', '/api/products/en', z.array(productSchema), () => products)
+    .answer('PUT', /^\/api\/products\/price\/(\d+)/, productSchema, ({ match, body }) => {
+      if (options.failPrice) return refusal(500, { error: 'internal_error', message: 'x' });
+      const product = products.find((p) => p.product_id === Number(match[1]))!;
+      product.price = (body as ProductPriceInput).price;
+      product.price_cents = priceToCents(product.price);
+      return product;
+    });
+  return api.calls;
 }
 
 describe('ProductsPanel', () => {

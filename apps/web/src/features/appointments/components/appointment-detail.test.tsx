@@ -2,18 +2,23 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import type { AppointmentDto, AppointmentFile } from '@vetcall/shared/schemas/appointment';
+import { z } from 'zod';
+import {
+  type AppointmentDto,
+  type AppointmentFile,
+  appointmentFileSchema,
+  appointmentSchema,
+  appointmentUpdatedSchema,
+} from '@vetcall/shared/schemas/appointment';
 import { formatDateTime } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
 import { uploadAppointmentFiles } from '../api/upload-files';
 import { AppointmentDetailModal } from './appointment-detail';
 
 vi.mock('../api/upload-files', () => ({ uploadAppointmentFiles: vi.fn() }));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const common = {
   appointment_id: 12,
@@ -58,27 +63,20 @@ function storedFile(overrides: Partial<AppointmentFile> = {}): AppointmentFile {
   };
 }
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
+/** Answers of files.routes.ts that have no schema in @vetcall/shared yet. */
+const fileRemovedSchema = z.object({ file_id: z.number().int() });
+const fileAddedNoticeSchema = z.object({ success: z.literal(true) });
 
 /** The server at the network boundary: one appointment as the viewer gets it, its files, calls recorded. */
 function fakeServer(appointment: AppointmentDto, files: AppointmentFile[] = [storedFile()]) {
-  const calls: Call[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    calls.push({ method, url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
-    if (url === '/api/appointments/byid/12?lang=en') return json(200, appointment);
-    if (url === '/api/appointments/files/12') return json(200, files);
-    if (method === 'PUT' && url === '/api/appointments/12') return json(200, { user_id: 5 });
-    if (method === 'DELETE' && url.startsWith('/api/appointments/file/')) return json(200, { file_id: 9 });
-    if (method === 'PUT' && url.startsWith('/api/appointments/newfileadded/')) return json(200, { success: true });
-    return json(404, { error: 'not_found', message: url });
-  });
-  return calls;
+  return fakeApi()
+    .answer('GET', '/api/appointments/byid/12', appointmentSchema, appointment)
+    .answer('GET', '/api/appointments/files/12', z.array(appointmentFileSchema), files)
+    .answer('PUT', '/api/appointments/12', appointmentUpdatedSchema, { user_id: 5 })
+    .answer('DELETE', /^\/api\/appointments\/file\/(\d+)$/, fileRemovedSchema, ({ match }) => ({
+      file_id: Number(match[1]),
+    }))
+    .answer('PUT', /^\/api\/appointments\/newfileadded\//, fileAddedNoticeSchema, { success: true }).calls;
 }
 
 function renderDetail(onOpenPetRecord = vi.fn()) {

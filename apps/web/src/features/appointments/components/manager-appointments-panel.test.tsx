@@ -1,15 +1,21 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AppointmentListItem } from '@vetcall/shared/schemas/appointment';
+import { z } from 'zod';
+import {
+  type AppointmentDto,
+  type AppointmentListItem,
+  appointmentFileSchema,
+  appointmentPageSchema,
+  appointmentSchema,
+} from '@vetcall/shared/schemas/appointment';
+import { userRowSchema } from '@vetcall/shared/schemas/staff';
 import { browserTimeZone } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
 import { ManagerAppointmentsPanel } from './manager-appointments-panel';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function item(id: number, overrides: Partial<AppointmentListItem> = {}): AppointmentListItem {
   return {
@@ -31,48 +37,59 @@ function item(id: number, overrides: Partial<AppointmentListItem> = {}): Appoint
 
 /** The server at the network boundary; every URL asked is recorded. */
 function fakeServer() {
-  const urls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = String(input);
-    urls.push(url);
-    if (url === '/api/users/vet') {
-      return json(200, [
-        { user_id: 3, name: 'Dr. Rui', email: 'rui@x.test', phone: '', specialty: 'Dermatology' },
-        { user_id: 42, name: 'Dra. Ana', email: 'ana@x.test', phone: '', specialty: 'Surgery' },
-      ]);
-    }
-    if (url.startsWith('/api/appointments/mngrecord/')) {
-      const cursor = new URL(url, 'http://x').searchParams.get('cursor');
-      return cursor === 'page-2'
-        ? json(200, { items: [item(2, { pet_name: 'Tareco' })], next_cursor: null })
-        : json(200, { items: [item(1)], next_cursor: 'page-2' });
-    }
-    if (url === '/api/appointments/byid/1?lang=en') {
-      return json(200, {
-        ...item(1),
-        id: 1,
-        hash: 'h'.repeat(22),
-        duration_minutes: 30,
-        customerEmail: 'rita@x.test',
-        pet_policy: null,
-        vetEmail: 'rui@x.test',
-        description: 'Itching',
-        calendar_event_id: null,
-        timezone_diff: 0,
-        viewer: 'manager',
-        vet_observations: 'Mild dermatitis.',
-      });
-    }
-    if (url === '/api/appointments/files/1') return json(200, []);
-    if (url.startsWith('/api/exports/appointments?')) {
-      return new Response(new Blob(['xlsx']), {
-        status: 200,
-        headers: { 'content-disposition': 'attachment; filename="20261121120000-appointments.xlsx"' },
-      });
-    }
-    return json(404, { error: 'not_found', message: url });
-  });
-  return urls;
+  const detail: AppointmentDto = {
+    ...item(1),
+    id: 1,
+    hash: 'h'.repeat(22),
+    duration_minutes: 30,
+    customerEmail: 'rita@x.test',
+    pet_policy: null,
+    vetEmail: 'rui@x.test',
+    description: 'Itching',
+    calendar_event_id: null,
+    timezone_diff: 0,
+    viewer: 'manager',
+    vet_observations: 'Mild dermatitis.',
+  };
+  const api = fakeApi()
+    .answer('GET', '/api/users/vet', z.array(userRowSchema), [
+      {
+        user_id: 3,
+        type: 'vet',
+        name: 'Dr. Rui',
+        email: 'rui@x.test',
+        active: true,
+        phone: '',
+        specialty: 'Dermatology',
+      },
+      {
+        user_id: 42,
+        type: 'vet',
+        name: 'Dra. Ana',
+        email: 'ana@x.test',
+        active: true,
+        phone: '',
+        specialty: 'Surgery',
+      },
+    ])
+    .answer('GET', /^\/api\/appointments\/mngrecord\//, appointmentPageSchema, ({ url }) =>
+      new URL(url, 'http://x').searchParams.get('cursor') === 'page-2'
+        ? { items: [item(2, { pet_name: 'Tareco' })], next_cursor: null }
+        : { items: [item(1)], next_cursor: 'page-2' },
+    )
+    .answer('GET', '/api/appointments/byid/1', appointmentSchema, detail)
+    .answer('GET', '/api/appointments/files/1', z.array(appointmentFileSchema), [])
+    // The Excel file has no JSON contract. (A jsdom Blob is not a body Node's Response can read.)
+    .raw(
+      'GET',
+      /^\/api\/exports\/appointments\?/,
+      () =>
+        new Response('xlsx', {
+          status: 200,
+          headers: { 'content-disposition': 'attachment; filename="20261121120000-appointments.xlsx"' },
+        }),
+    );
+  return api;
 }
 
 const mngrecordUrls = (urls: string[]) => urls.filter((url) => url.startsWith('/api/appointments/mngrecord/'));
@@ -97,7 +114,7 @@ describe('ManagerAppointmentsPanel', () => {
   });
 
   it('asks for 15 days either side of today, all vets, in the viewer zone; Load more follows the cursor', async () => {
-    const urls = fakeServer();
+    const api = fakeServer();
     render(withProviders(<ManagerAppointmentsPanel />));
     expect(dateInput(/^From/).value).toBe('2026-11-06');
     expect(dateInput(/^To/).value).toBe('2026-12-06');
@@ -107,18 +124,18 @@ describe('ManagerAppointmentsPanel', () => {
     expect(region.tabIndex).toBe(0);
     expect(await within(region).findByText('Bolinha')).toBeTruthy();
     const tz = encodeURIComponent(browserTimeZone());
-    expect(mngrecordUrls(urls)).toEqual([`/api/appointments/mngrecord/2026-11-06_2026-12-06_all?lang=en&tz=${tz}`]);
+    expect(mngrecordUrls(api.urls)).toEqual([`/api/appointments/mngrecord/2026-11-06_2026-12-06_all?lang=en&tz=${tz}`]);
 
     await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
     expect(await within(region).findByText('Tareco')).toBeTruthy();
-    expect(mngrecordUrls(urls)[1]).toBe(
+    expect(mngrecordUrls(api.urls)[1]).toBe(
       `/api/appointments/mngrecord/2026-11-06_2026-12-06_all?lang=en&tz=${tz}&cursor=page-2`,
     );
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull());
   });
 
   it('builds the mngrecord parameter from the vet and dates; Reset filter restores the default window', async () => {
-    const urls = fakeServer();
+    const api = fakeServer();
     render(withProviders(<ManagerAppointmentsPanel />));
     await screen.findByText('Bolinha');
     const vetSelect = screen.getByLabelText('Vet') as HTMLSelectElement;
@@ -127,16 +144,16 @@ describe('ManagerAppointmentsPanel', () => {
     fireEvent.change(dateInput(/^From/), { target: { value: '2026-10-01' } });
     fireEvent.change(dateInput(/^To/), { target: { value: '2026-11-30' } });
     await waitFor(() =>
-      expect(mngrecordUrls(urls).at(-1)).toMatch(/^\/api\/appointments\/mngrecord\/2026-10-01_2026-11-30_42\?/),
+      expect(mngrecordUrls(api.urls).at(-1)).toMatch(/^\/api\/appointments\/mngrecord\/2026-10-01_2026-11-30_42\?/),
     );
 
     // A window past one month ahead, or reversed, is not asked for.
-    const asked = mngrecordUrls(urls).length;
+    const asked = mngrecordUrls(api.urls).length;
     fireEvent.change(dateInput(/^To/), { target: { value: '2026-12-22' } });
     expect(await screen.findByText('Choose a date from Jan 1, 1950 to Dec 21, 2026.')).toBeTruthy();
     fireEvent.change(dateInput(/^To/), { target: { value: '2026-09-30' } });
     expect(await screen.findByText('The end date must not be before the start date.')).toBeTruthy();
-    expect(mngrecordUrls(urls)).toHaveLength(asked);
+    expect(mngrecordUrls(api.urls)).toHaveLength(asked);
     expect(screen.queryByRole('button', { name: 'Export to Excel' })).toBeNull();
 
     await userEvent.click(screen.getByRole('button', { name: 'Reset filter' }));
@@ -144,9 +161,9 @@ describe('ManagerAppointmentsPanel', () => {
     expect(dateInput(/^To/).value).toBe('2026-12-06');
     expect(vetSelect.value).toBe('');
     await userEvent.click(await screen.findByRole('button', { name: 'Export to Excel' }));
-    await waitFor(() => expect(urls.some((url) => url.startsWith('/api/exports/appointments?'))).toBe(true));
+    await waitFor(() => expect(api.urls.some((url) => url.startsWith('/api/exports/appointments?'))).toBe(true));
     const exported = new URL(
-      urls.find((url) => url.startsWith('/api/exports/appointments?'))!,
+      api.urls.find((url) => url.startsWith('/api/exports/appointments?'))!,
       'http://x',
     );
     expect(exported.searchParams.get('param')).toBe('2026-11-06_2026-12-06_all');

@@ -2,14 +2,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button } from '@mantine/core';
-import type { PetRecord } from '@vetcall/shared/schemas/pet';
+import { z } from 'zod';
+import { type AppointmentDto, appointmentFileSchema, appointmentSchema } from '@vetcall/shared/schemas/appointment';
+import { type PetRecord, petRecordSchema } from '@vetcall/shared/schemas/pet';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../../test/render';
 import { RecordViewModals, useRecordViews } from './record-views';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const record: PetRecord = {
   pet: {
@@ -52,7 +52,7 @@ const record: PetRecord = {
   ],
 };
 
-const appointment = {
+const appointment: AppointmentDto = {
   appointment_id: 12,
   id: 12,
   hash: 'h'.repeat(22),
@@ -79,13 +79,10 @@ const appointment = {
 };
 
 function server() {
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = String(input);
-    if (url === '/api/pets/record/7/en') return json(200, record);
-    if (url === '/api/appointments/byid/12?lang=en') return json(200, appointment);
-    if (url === '/api/appointments/files/12') return json(200, []);
-    return json(404, { error: 'not_found', message: url });
-  });
+  fakeApi()
+    .answer('GET', '/api/pets/record/7/en', petRecordSchema, record)
+    .answer('GET', '/api/appointments/byid/12', appointmentSchema, appointment)
+    .answer('GET', '/api/appointments/files/12', z.array(appointmentFileSchema), []);
 }
 
 function Opener() {
