@@ -64,9 +64,10 @@ export default defineConfig(
                 './apps/server/src/providers',
                 './apps/server/src/db',
                 './apps/server/src/lib',
+                './apps/server/src/jobs',
               ],
               from: './apps/server/src/modules',
-              message: 'Lower layers (plugins, providers, db, lib) never import feature modules.',
+              message: 'Lower layers (plugins, providers, db, lib, jobs) never import feature modules.',
             },
             {
               target: ['./apps/web/src/lib', './apps/web/src/components'],

@@ -6,6 +6,8 @@ import type { DatabaseHandle } from './db/client.ts';
 import { Redis } from 'ioredis';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './plugins/rate-limiter.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/mail/mailer.ts';
+import { createJobWorker, type JobWorkerOptions } from './jobs/job-worker.ts';
+import { MAIL_JOB, mailJobHandler } from './providers/mail/mail-outbox.ts';
 import { createSecrets } from './secrets.ts';
 
 export function createMailer(config: Config): Mailer {
@@ -36,16 +38,27 @@ export function createRateLimiter(config: Config, clock: Clock): RateLimiter {
 export function createContext(
   config: Config,
   database: DatabaseHandle,
-  overrides: { clock?: Clock; mailer?: Mailer } = {},
+  overrides: { clock?: Clock; mailer?: Mailer; onJobError?: JobWorkerOptions['onError'] } = {},
 ): AppContext {
   const clock = overrides.clock ?? systemClock;
+  const mailer = overrides.mailer ?? createMailer(config);
+  const secrets = createSecrets(config);
+  const jobs = createJobWorker({
+    db: database.db,
+    clock,
+    handlers: {
+      [MAIL_JOB]: mailJobHandler({ mailer, secrets, host: new URL(config.publicUrl).hostname }),
+    },
+    onError: overrides.onJobError,
+  });
   return {
     config,
     database,
     db: database.db,
     clock,
-    mailer: overrides.mailer ?? createMailer(config),
+    mailer,
+    jobs,
     limiter: createRateLimiter(config, clock),
-    secrets: createSecrets(config),
+    secrets,
   };
 }

@@ -9,6 +9,8 @@ import { startHoldReleaseJob } from './modules/scheduling/hold-release-job.ts';
 import { createSecrets } from './secrets.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+/** How often the worker looks for due jobs (retries, and work queued by another instance). */
+const JOB_POLL_INTERVAL_MS = 5000;
 
 async function main() {
   const config = loadConfig();
@@ -16,8 +18,17 @@ async function main() {
   await database.migrate();
   const seeded = config.isDemo ? await seedDemoData(database.db, { secrets: createSecrets(config) }) : false;
 
-  const context = createContext(config, database);
+  let log: { error(details: object, message: string): void } | undefined;
+  const context = createContext(config, database, {
+    // The job's kind and id only: its payload may hold personal data.
+    onJobError: (error, job) =>
+      log?.error(
+        { err: error, job: job && { id: job.id, kind: job.kind, attempts: job.attempts } },
+        'job attempt failed',
+      ),
+  });
   const app = await buildApp(context);
+  log = app.log;
   await app.listen({ port: config.port, host: config.host });
 
   const storage =
@@ -48,6 +59,8 @@ async function main() {
     void sweepFiles();
   }, PURGE_INTERVAL_MS);
   purge.unref();
+  // Mail and the work that follows changes: what was queued before a restart goes out now.
+  context.jobs.start(JOB_POLL_INTERVAL_MS);
   const stopHoldRelease = startHoldReleaseJob(context, 60_000, (error: unknown) =>
     app.log.error({ err: error }, 'hold release failed'),
   );
@@ -60,6 +73,7 @@ async function main() {
     clearInterval(purge);
     stopHoldRelease();
     await app.close();
+    await context.jobs.stop();
     await context.mailer.close();
     await database.close();
     process.exit(0);

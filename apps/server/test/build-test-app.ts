@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
@@ -26,6 +27,14 @@ export async function buildTestApp(options: { env?: Record<string, string>; cloc
   const context = createContext(config, database, { clock: options.clock ?? systemClock });
   const app = await buildApp(context);
   await app.ready();
+  // A request's queued mail is sent by the job worker moments after its commit; tests see the state after
+  // that moment: every inject resolves once the work it queued has run (or failed and waits for a retry).
+  const inject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
+  app.inject = (async (options: InjectOptions) => {
+    const response = await inject(options);
+    await context.jobs.drain();
+    return response;
+  }) as typeof app.inject;
 
   return {
     app,
@@ -34,6 +43,7 @@ export async function buildTestApp(options: { env?: Record<string, string>; cloc
     config,
     async close() {
       await app.close();
+      await context.jobs.stop();
       await context.mailer.close();
       await database.release();
       await rm(dataDir, { recursive: true, force: true });

@@ -11,32 +11,35 @@ export async function startSmtpTestServer() {
   const received: ReceivedMail[] = [];
   const waiters: { predicate: (mail: ReceivedMail) => boolean; resolve: (mail: ReceivedMail) => void }[] = [];
 
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        PostalMime.parse(Buffer.concat(chunks))
-          .then((email) => {
-            const mail = { ...email, envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) };
-            received.push(mail);
-            for (const waiter of [...waiters]) {
-              if (waiter.predicate(mail)) {
-                waiters.splice(waiters.indexOf(waiter), 1);
-                waiter.resolve(mail);
+  const makeServer = () =>
+    new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          PostalMime.parse(Buffer.concat(chunks))
+            .then((email) => {
+              const mail = { ...email, envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) };
+              received.push(mail);
+              for (const waiter of [...waiters]) {
+                if (waiter.predicate(mail)) {
+                  waiters.splice(waiters.indexOf(waiter), 1);
+                  waiter.resolve(mail);
+                }
               }
-            }
-            callback();
-          })
-          .catch(callback);
-      });
-    },
-  });
+              callback();
+            })
+            .catch(callback);
+        });
+      },
+    });
+  let server = makeServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const closeServer = () => new Promise<void>((resolve) => server.close(() => resolve()));
 
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -56,6 +59,13 @@ export async function startSmtpTestServer() {
         });
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops listening, as a mail server that went down: senders get a refused connection. */
+    stop: closeServer,
+    /** Listens again on the same port, keeping what was received. */
+    async start() {
+      server = makeServer();
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    close: closeServer,
   };
 }

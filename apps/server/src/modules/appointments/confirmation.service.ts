@@ -16,6 +16,7 @@ import { canConfirmAppointment } from './appointment.policy.ts';
 import { type AppointmentPins, issuePins, openPins } from './pins.ts';
 import { browserWallTimeToInstant, customerDisplayZone, formatAppointmentTime } from '../../lib/appointment-time.ts';
 import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
+import { queueMail } from '../../providers/mail/mail-outbox.ts';
 
 const MINUTE_MS = 60_000;
 /** A vet with no availability profile: SPEC §3's default zone (GMT). */
@@ -34,7 +35,7 @@ export const CONFIRMATION_RATE_LIMITS = {
   confirmFailuresPerHash: { limit: 10, windowMs: 15 * MINUTE_MS },
 } as const satisfies Record<string, RateRule>;
 
-type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter' | 'mailer' | 'secrets'>;
+type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter' | 'secrets' | 'jobs'>;
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /** The one answer for an unknown hash and a wrong email alike (SPEC §2.8 'Cant activate this appointment!'). */
@@ -101,7 +102,8 @@ export async function getAppointmentInfo(
  * at the booked time or another one (`schedule` is the vet browser's wall time, `timezone_diff` its
  * offset). In one transaction: the booking moves if the time changed (the exclusion constraint refuses an
  * overlap: 409 slot_taken and nothing changes), the appointment becomes TK_Confirmed and gets its two PINs.
- * After commit each party is mailed their own PIN. Confirming a confirmed appointment again answers the
+ * Each party's mail with their own PIN is queued in the same transaction and sent by the job worker (a mail
+ * server that is away delays it, never loses it). Confirming a confirmed appointment again answers the
  * same vet PIN and changes and sends nothing.
  */
 export async function confirmAppointment(
@@ -135,12 +137,8 @@ export async function confirmAppointment(
     throw cantActivate();
   }
 
-  const outcome = await confirmWithRetries(deps, target.id, input);
-  if (outcome.kind === 'confirmed') {
-    await sendConfirmationMails(deps, outcome.appointment, outcome.pins, request.log).catch((error: unknown) => {
-      request.log.error({ err: error, appointmentId: target.id }, 'appointment confirmation mails not sent');
-    });
-  }
+  const outcome = await confirmWithRetries(deps, target.id, input, request.log);
+  if (outcome.kind === 'confirmed') deps.jobs.kick();
   return { appointment_pin: outcome.pins.vet };
 }
 
@@ -152,10 +150,11 @@ async function confirmWithRetries(
   deps: Deps,
   appointmentId: number,
   input: ConfirmAppointmentInput,
+  log: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<ConfirmOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await deps.db.transaction((tx) => confirmInTransaction(deps, tx, appointmentId, input));
+      return await deps.db.transaction((tx) => confirmInTransaction(deps, tx, appointmentId, input, log));
     } catch (error) {
       if (isExclusionViolation(error)) throw slotTaken();
       // Another appointment took one of the PINs between check and write: pick again.
@@ -170,6 +169,7 @@ async function confirmInTransaction(
   tx: Transaction,
   appointmentId: number,
   input: ConfirmAppointmentInput,
+  log: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<ConfirmOutcome> {
   // Locked first: a concurrent confirmation of the same appointment waits here, then sees it confirmed.
   const [row] = await tx.select().from(appointments).where(eq(appointments.id, appointmentId)).for('update');
@@ -196,6 +196,7 @@ async function confirmInTransaction(
     pinCipher: issued.pinCipher,
   });
   if (!confirmed) throw notConfirmable();
+  await queueConfirmationMails(deps, tx, confirmed, issued.pins, log);
   return { kind: 'confirmed', pins: issued.pins, appointment: confirmed };
 }
 
@@ -249,17 +250,19 @@ async function placeBooking(tx: Transaction, appointment: AppointmentRow, start:
 }
 
 /**
- * The two 'appointment confirmed' mails, after commit. A failed delivery is logged and does not undo the
- * confirmation: the vet has the PIN on screen, and the PINs stay sealed in the row to be sent again.
+ * Queues the two 'appointment confirmed' mails in the confirming transaction. A mail that cannot be built
+ * (a zone Intl refuses) is logged and left out rather than undoing the confirmation: the vet has the PIN on
+ * screen, and the PINs stay sealed in the row.
  */
-async function sendConfirmationMails(
+async function queueConfirmationMails(
   deps: Deps,
+  tx: Transaction,
   appointment: AppointmentRow,
   pins: AppointmentPins,
   log: Pick<FastifyBaseLogger, 'error'>,
 ) {
   const vetUsers = alias(users, 'vet_users');
-  const [people] = await deps.db
+  const [people] = await tx
     .select({
       customerName: users.name,
       customerEmail: users.email,
@@ -279,7 +282,7 @@ async function sendConfirmationMails(
     .limit(1);
   if (!people) return;
 
-  const vetZone = await vetTimeZone(deps.db, appointment.vetUserId);
+  const vetZone = await vetTimeZone(tx, appointment.vetUserId);
   const customerZone = customerDisplayZone({
     timezoneDiffSeconds: appointment.timezoneDiff,
     bookedAt: appointment.createdAt,
@@ -320,12 +323,13 @@ async function sendConfirmationMails(
         joinUrl: joinUrl(deps.config.publicUrl, pins.vet, people.vetLocale),
       }),
   ];
-  // One mail failing (a bad address, a zone Intl refuses) does not keep the other from going out.
-  for (const build of mails) {
+  const built = mails.flatMap((build) => {
     try {
-      await deps.mailer.send(build());
+      return [build()];
     } catch (error) {
-      log.error({ err: error, appointmentId: appointment.id }, 'appointment confirmation mail not sent');
+      log.error({ err: error, appointmentId: appointment.id }, 'appointment confirmation mail not built');
+      return [];
     }
-  }
+  });
+  await queueMail(tx, { secrets: deps.secrets, now: deps.clock.now() }, built);
 }

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AppointmentStatus } from '@vetcall/shared/appointment-status';
 import { fixedClock } from '../../clock.ts';
 import { buildAppointment, buildCustomer, buildPet, buildVet } from '../../demo-data/factories.ts';
-import { appointments, calendarEvents } from '../../db/schema.ts';
+import { appointments, calendarEvents, jobs } from '../../db/schema.ts';
+import { retryDelayMs } from '../../jobs/job-queue.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { type ReceivedMail, startSmtpTestServer } from '../../../test/smtp-test-server.ts';
 import { findAppointmentByPin, openPins, pinLookupHash } from './pins.ts';
@@ -168,6 +169,40 @@ describe('appointment confirmation', () => {
   });
 
   describe('POST /api/appointments/confirm/{hash}', () => {
+    it('sends both PIN emails, once each, when the mail server that was down comes back', async () => {
+      const appointment = await bookedAppointment(t, w);
+      await smtp.stop();
+      try {
+        const response = await confirm(appointment.hash);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ appointment_pin: expect.stringMatching(/^\d{6}$/) });
+      } finally {
+        await smtp.start();
+      }
+      expect(smtp.received).toEqual([]);
+      const queued = await t.db.select().from(jobs);
+      expect(queued.map((job) => [job.kind, job.status, job.attempts])).toEqual([
+        ['mail', 'pending', 1],
+        ['mail', 'pending', 1],
+      ]);
+
+      // The worker tries again after its back-off: the server is back, both mails go out.
+      clock.advance(retryDelayMs(1));
+      await t.context.jobs.drain();
+      const to = (email: string) => smtp.received.filter((mail) => mail.envelopeTo.includes(email));
+      expect(to(VET_EMAIL)).toHaveLength(1);
+      expect(to(w.ana.user.email)).toHaveLength(1);
+      const pins = openPins(t.context.secrets, (await rowOf(t, appointment.id)).pinCipher!);
+      expect(to(VET_EMAIL)[0]!.text).toContain(pins.vet);
+      expect(to(w.ana.user.email)[0]!.text).toContain(pins.customer);
+
+      // Nothing is sent twice: later rounds and a restart's worker find nothing due.
+      clock.advance(24 * 60 * 60_000);
+      await t.context.jobs.drain();
+      expect(smtp.received).toHaveLength(2);
+      expect((await t.db.select().from(jobs)).every((job) => job.status === 'done')).toBe(true);
+    });
+
     it('confirms, issues two hidden PINs and mails each party only their own', async () => {
       const appointment = await bookedAppointment(t, w);
       const response = await confirm(appointment.hash);

@@ -10,8 +10,9 @@ import type { AppointmentViewer } from '@vetcall/shared/appointment-rules';
 import { canNotifyFileAdded } from './appointment.policy.ts';
 import { loadVisibleAppointment } from './records.service.ts';
 import { loadRequestDetails, type RequestDetails } from './request-emails.ts';
+import { queueMail } from '../../providers/mail/mail-outbox.ts';
 
-type Deps = Pick<AppContext, 'db' | 'mailer' | 'config' | 'limiter'>;
+type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter' | 'secrets' | 'jobs'>;
 type Party = 'customer' | 'vet';
 
 /** One Save sends one notice; this leaves room for retries and stops anyone mailing the other party in a loop. */
@@ -51,8 +52,8 @@ export function renderFileAddedEmail(
  * PUT /api/appointments/newfileadded/{appointment_id}/{bywhom}/{language}: tells the other party (both, for
  * a manager) that a file was added. `bywhom` must be the actor's own part in the appointment (403
  * otherwise; 404 when the appointment is not theirs). Each mail is in its recipient's language; `language`
- * (the sender's) does not choose it. Rate-limited per sender and appointment (FILE_ADDED_RATE). A mail
- * that cannot be sent is 502 error_notifying_file_added.
+ * (the sender's) does not choose it. Rate-limited per sender and appointment (FILE_ADDED_RATE). The mails
+ * are queued and sent by the job worker, retried while the mail server is away.
  */
 export async function notifyFileAdded(
   deps: Deps,
@@ -65,20 +66,15 @@ export async function notifyFileAdded(
   assertAllowed(await deps.limiter.hit(`file-added:${appointmentId}:${actor.userId}`, FILE_ADDED_RATE));
   const details = await loadRequestDetails(deps.db, appointmentId);
   if (!details) throw new AppError('error_notifying_file_added', 409);
-  const results = await Promise.allSettled(
-    RECIPIENTS[byWhom].map((recipient) =>
-      deps.mailer.send({
-        to: details[recipient].email,
-        ...renderFileAddedEmail(details, recipient, { byName: actor.name, publicUrl: deps.config.publicUrl }),
-      }),
-    ),
+  const now = deps.clock.now();
+  await queueMail(
+    deps.db,
+    { secrets: deps.secrets, now },
+    RECIPIENTS[byWhom].map((recipient) => ({
+      to: details[recipient].email,
+      ...renderFileAddedEmail(details, recipient, { byName: actor.name, publicUrl: deps.config.publicUrl }),
+    })),
   );
-  const failure = results.find((result) => result.status === 'rejected');
-  if (failure) {
-    throw new AppError('error_notifying_file_added', 502, {
-      message: 'The notice could not be sent; try again later.',
-      cause: failure.reason,
-    });
-  }
+  deps.jobs.kick();
   return { success: true };
 }

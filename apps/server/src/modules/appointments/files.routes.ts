@@ -143,7 +143,7 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
           '`bywhom` must be the actor\u2019s own part in the appointment (403 otherwise; 404 not theirs). Each ' +
           'mail is in its recipient\u2019s language; `language` is the sender\u2019s and is accepted as SPEC §7 ' +
           'sends it. A body, if any, is ignored. At most 10 notices per sender and appointment an hour (429). ' +
-          '502 error_notifying_file_added when a mail cannot be sent.',
+          'The mails are queued and retried while the mail server is away.',
         security,
         params: appointmentParams.extend({ bywhom: fileAddedByParam, language: localeField }),
         response: { 200: z.object({ success: z.literal(true) }) },

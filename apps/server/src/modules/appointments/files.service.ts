@@ -16,7 +16,7 @@ import { type AppointmentFileRow, deleteAppointmentFile, insertFileRows } from '
 
 /**
  * The files of an appointment (SPEC §2.13, §7): list, add, remove, download. Who may do what is
- * appointment-records.policy.ts; the bytes and their crash safety are file-store.ts.
+ * appointment.policy.ts; the bytes and their crash safety are file-store.ts.
  */
 
 type Deps = Pick<AppContext, 'db' | 'clock'> & { store: FileStore };

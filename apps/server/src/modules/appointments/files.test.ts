@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from '@vetcall/shared/constants';
 import { fixedClock } from '../../clock.ts';
-import { appointmentFiles, appointments } from '../../db/schema.ts';
+import { appointmentFiles, appointments, jobs } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import {
   type AppointmentWorld,
@@ -603,14 +603,18 @@ describe('PUT newfileadded when mail cannot be sent', () => {
     await t.close();
   });
 
-  it('answers 502 error_notifying_file_added', async () => {
+  it('accepts the notice and keeps it queued for a retry while the mail server is away', async () => {
     const response = await t.app.inject({
       method: 'PUT',
       url: `/api/appointments/newfileadded/${w.confirmed.id}/customer/en`,
       headers: w.headers.customer,
     });
-    expect([response.statusCode, response.json().error]).toEqual([502, 'error_notifying_file_added']);
-    expect(response.body).not.toContain('ECONNREFUSED');
+    expect([response.statusCode, response.json()]).toEqual([200, { success: true }]);
+    await t.context.jobs.drain();
+    const queued = await t.db.select().from(jobs);
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ kind: 'mail', status: 'pending', attempts: 1 });
+    expect(queued[0]!.runAt.getTime()).toBeGreaterThan(new Date(NOW).getTime());
   });
 });
 

@@ -20,7 +20,10 @@ const details: RequestDetails = {
 
 describe('request emails', () => {
   it('show the customer’s time in the zone their browser’s offset matched, else at that offset', () => {
-    const atOffset = renderCustomerRequestEmail({ ...details, customerZone: { offsetSeconds: 3600 } });
+    const atOffset = renderCustomerRequestEmail(
+      { ...details, customerZone: { offsetSeconds: 3600 } },
+      'https://vetcall.example',
+    );
     expect(atOffset.text).toContain('às 10:30 (UTC+01:00)');
   });
 
@@ -31,11 +34,13 @@ describe('request emails', () => {
   });
 
   it('are written in each reader’s language', () => {
-    const customer = renderCustomerRequestEmail(details);
+    const customer = renderCustomerRequestEmail(details, 'https://vetcall.example');
     expect(customer.subject).toBe('Recebemos sua solicitação de consulta');
     expect(customer.text).toContain('Olá Ana');
     expect(customer.text).toContain('quarta-feira, 1 de julho de 2026 às 06:30 (America/Sao_Paulo)');
     expect(customer.text).toMatch(/Pago: €\s39,90 \(Videoconsulta\)/);
+    // Every email links to where its reader acts: the customer, to their appointments.
+    expect(customer.text).toContain('https://vetcall.example/customerdata?lang=pt-BR');
     const vet = renderVetRequestEmail(details, 'https://vetcall.example');
     expect(vet.subject).toContain('Novo pedido de consulta: Tareco');
     expect(vet.text).toContain('Ana pediu uma videoconsulta para Tareco (Cão).');

@@ -8,6 +8,7 @@ import { translate } from '../../i18n.ts';
 import { type RenderedEmail, renderEmail } from '../../providers/mail/templates.ts';
 import { customerDisplayZone, type DisplayZone, formatAppointmentTime } from '../../lib/appointment-time.ts';
 import { PAID_STATUSES } from './appointment.policy.ts';
+import { queueMail } from '../../providers/mail/mail-outbox.ts';
 
 /** The zone of a vet with no availability profile (and so the first guess for their customers). */
 export const FALLBACK_TIMEZONE = 'Europe/Lisbon';
@@ -18,7 +19,7 @@ export type Logger = {
   info(object: object, message: string): void;
 };
 
-export type NotifyDeps = Pick<AppContext, 'db' | 'clock' | 'mailer' | 'config'> & { log: Logger };
+export type NotifyDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'jobs'> & { log: Logger };
 
 /** Intl's names for our locales: 'pt' is Portugal's Portuguese (Intl's bare 'pt' is Brazil's). */
 const INTL_LOCALES: Record<Locale, string> = { en: 'en-GB', pt: 'pt-PT', 'pt-BR': 'pt-BR' };
@@ -46,8 +47,10 @@ export interface RequestDetails {
 }
 
 /** 'Request received' for the customer: in their language, the time at their offset, what they paid. */
-export function renderCustomerRequestEmail(details: RequestDetails): RenderedEmail {
+export function renderCustomerRequestEmail(details: RequestDetails, publicUrl: string): RenderedEmail {
   const locale = details.customer.locale;
+  // Where the customer follows the appointment: their data, with each pet's appointment history.
+  const link = `${publicUrl}/customerdata?lang=${encodeURIComponent(locale)}`;
   const t = (key: string, values: Record<string, string> = {}) => translate(locale, `mail_payment.${key}`, values);
   const time = formatAppointmentTime(details.schedule, locale, details.customerZone);
   return renderEmail(locale, {
@@ -61,6 +64,7 @@ export function renderCustomerRequestEmail(details: RequestDetails): RenderedEma
         : t('customer_price', { price: formatPrice(locale, details.priceCents), item_name: details.itemName }),
       t('customer_next'),
     ],
+    action: { label: t('customer_action'), url: link },
   });
 }
 
@@ -145,40 +149,34 @@ export async function loadRequestDetails(db: NotifyDeps['db'], appointmentId: nu
 }
 
 /**
- * Sends 'request received' to the customer and the request to the vet, once per paid appointment: the
- * first caller claims request_notified_at with a conditional UPDATE; later callers (a replayed webhook,
- * the Request Sent page confirming) find it claimed and send nothing. When a message cannot be sent the
- * claim is given back, so the next caller (PUT confirmpayment) tries again; answers whether this call sent.
+ * Queues the two 'request received' emails (customer and vet) once per appointment, after it is paid. The
+ * claim (requested_notified_at) and the queued mail are one transaction, so of several callers (the
+ * webhook, the redirect back, the Request Sent page confirming) one queues and the rest find it claimed;
+ * the job worker delivers them, retrying while the mail server is away. Answers whether this call queued.
  */
 export async function notifyRequestReceived(deps: NotifyDeps, appointmentId: number): Promise<boolean> {
-  const [claimed] = await deps.db
-    .update(appointments)
-    .set({ requestNotifiedAt: deps.clock.now() })
-    .where(
-      and(
-        eq(appointments.id, appointmentId),
-        isNull(appointments.requestNotifiedAt),
-        inArray(appointments.status, PAID_STATUSES),
-      ),
-    )
-    .returning({ id: appointments.id });
-  if (!claimed) return false;
-  try {
-    const details = await loadRequestDetails(deps.db, appointmentId);
+  const now = deps.clock.now();
+  const queued = await deps.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(appointments)
+      .set({ requestNotifiedAt: now })
+      .where(
+        and(
+          eq(appointments.id, appointmentId),
+          isNull(appointments.requestNotifiedAt),
+          inArray(appointments.status, PAID_STATUSES),
+        ),
+      )
+      .returning({ id: appointments.id });
+    if (!claimed) return false;
+    const details = await loadRequestDetails(tx, appointmentId);
     if (!details) return false;
-    const results = await Promise.allSettled([
-      deps.mailer.send({ to: details.customer.email, ...renderCustomerRequestEmail(details) }),
-      deps.mailer.send({ to: details.vet.email, ...renderVetRequestEmail(details, deps.config.publicUrl) }),
+    await queueMail(tx, { secrets: deps.secrets, now }, [
+      { to: details.customer.email, ...renderCustomerRequestEmail(details, deps.config.publicUrl) },
+      { to: details.vet.email, ...renderVetRequestEmail(details, deps.config.publicUrl) },
     ]);
-    const failure = results.find((result) => result.status === 'rejected');
-    if (failure) throw failure.reason;
     return true;
-  } catch (error) {
-    deps.log.error(
-      { err: error, appointmentId },
-      'request-received emails not sent; they are retried on confirmpayment',
-    );
-    await deps.db.update(appointments).set({ requestNotifiedAt: null }).where(eq(appointments.id, appointmentId));
-    return false;
-  }
+  });
+  if (queued) deps.jobs.kick();
+  return queued;
 }

@@ -16,6 +16,7 @@ import {
   SESSION_TOUCH_INTERVAL_MS,
 } from './session-policy.ts';
 import { generateToken, hashToken } from '../../lib/tokens.ts';
+import { queueMail } from '../../providers/mail/mail-outbox.ts';
 
 /** The authenticated person behind a request. */
 export interface Actor {
@@ -103,15 +104,16 @@ export async function revokeAllSessions(deps: Pick<AppContext, 'db' | 'clock'>, 
 }
 
 /**
- * Always succeeds for a well-formed request, whether or not the account exists (no enumeration);
- * only a mail transport failure surfaces, so the person knows the link did not go out.
+ * Always succeeds for a well-formed request, whether or not the account exists (no enumeration). The
+ * link is queued with the token in one transaction and sent by the job worker, so a mail server that is
+ * away delays it (retried for days) but never loses it.
  */
 export async function sendPasswordResetEmail(
-  deps: Pick<AppContext, 'db' | 'clock' | 'limiter' | 'mailer' | 'config'>,
+  deps: Pick<AppContext, 'db' | 'clock' | 'limiter' | 'config' | 'secrets' | 'jobs'>,
   input: { email: string; language: Locale },
   ip: string,
 ): Promise<void> {
-  const { db, clock, limiter, mailer, config } = deps;
+  const { db, clock, limiter, config } = deps;
   assertAllowed(
     await limiter.hit(`reset:ip:${ip}`, RATE_LIMITS.resetPerIp),
     await limiter.hit(`reset:email:${input.email}`, RATE_LIMITS.resetPerEmail),
@@ -121,18 +123,19 @@ export async function sendPasswordResetEmail(
 
   const token = generateToken();
   const now = clock.now();
-  await db.insert(passwordResetTokens).values({
-    userId: user.id,
-    tokenHash: hashToken(token),
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
-  });
   const link = `${config.publicUrl}/newpassword?token=${encodeURIComponent(token)}&lang=${encodeURIComponent(input.language)}`;
-  try {
-    await mailer.send({ to: user.email, ...renderPasswordResetEmail(input.language, { name: user.name, link }) });
-  } catch (error) {
-    throw new AppError('service_unavailable', 503, { message: 'The reset email could not be sent.', cause: error });
-  }
+  await db.transaction(async (tx) => {
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
+    });
+    await queueMail(tx, { secrets: deps.secrets, now }, [
+      { to: user.email, ...renderPasswordResetEmail(input.language, { name: user.name, link }) },
+    ]);
+  });
+  deps.jobs.kick();
 }
 
 export async function updatePassword(

@@ -15,6 +15,8 @@ export interface MailMessage {
   text: string;
   html: string;
   attachments?: MailAttachment[];
+  /** Set by the outbox: the same id for every attempt at one queued email. */
+  messageId?: string;
 }
 
 export interface Mailer {

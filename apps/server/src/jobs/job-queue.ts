@@ -1,0 +1,107 @@
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { jobs } from '../db/schema.ts';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** How long a job keeps being retried before it is marked failed: an outage of up to 3 days loses nothing. */
+export const JOB_GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+/** A claimed job belongs to its worker this long; a worker that died lets it go when the lease ends. */
+export const JOB_LEASE_MS = 5 * 60 * 1000;
+const SECOND_MS = 1000;
+/** Waits between attempts: 5 s, 15 s, 45 s, … (×3 each time), never more than an hour. */
+const FIRST_RETRY_MS = 5 * SECOND_MS;
+const MAX_RETRY_MS = 60 * 60 * SECOND_MS;
+
+export const retryDelayMs = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 3 ** (attempts - 1));
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  /** When it may run; now when omitted. */
+  runAt?: Date;
+  /** A second enqueue with the same key is a no-op (answers null). */
+  dedupeKey?: string;
+}
+
+/**
+ * Writes jobs in the caller's transaction (pass the transaction as `db`), so they exist exactly when the
+ * change they follow committed. Answers the ids written (a deduplicated job is left out).
+ */
+export async function enqueueJobs(db: Pick<Database, 'insert'>, now: Date, entries: readonly NewJob[]) {
+  if (entries.length === 0) return [];
+  const rows = await db
+    .insert(jobs)
+    .values(
+      entries.map((entry) => ({
+        kind: entry.kind,
+        payload: entry.payload,
+        runAt: entry.runAt ?? now,
+        giveUpAt: new Date((entry.runAt ?? now).getTime() + JOB_GIVE_UP_AFTER_MS),
+        dedupeKey: entry.dedupeKey ?? null,
+        createdAt: now,
+      })),
+    )
+    .onConflictDoNothing({ target: jobs.dedupeKey })
+    .returning({ id: jobs.id });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Claims up to `limit` due jobs for this worker: pending, due, and not leased by another worker (or its
+ * lease ran out because that worker died). FOR UPDATE SKIP LOCKED lets workers of several instances claim
+ * side by side without waiting for or taking each other's rows; the lease marks the claim past the
+ * statement, while the job runs outside any transaction.
+ */
+export async function claimDueJobs(db: Database, now: Date, limit: number): Promise<JobRow[]> {
+  const leaseEnd = new Date(now.getTime() + JOB_LEASE_MS);
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        and(eq(jobs.status, 'pending'), lte(jobs.runAt, now), or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now))),
+      )
+      .orderBy(jobs.runAt, jobs.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(jobs)
+      .set({ lockedUntil: leaseEnd, attempts: sql`${jobs.attempts} + 1` })
+      .where(
+        inArray(
+          jobs.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning();
+  });
+}
+
+/** Marks a claimed job done, and drops its payload: a sent email's content need not be kept. */
+export async function completeJob(db: Pick<Database, 'update'>, job: JobRow, now: Date) {
+  await db
+    .update(jobs)
+    .set({ status: 'done', finishedAt: now, lockedUntil: null, payload: {} })
+    .where(eq(jobs.id, job.id));
+}
+
+/**
+ * Records a failed attempt: the job runs again after retryDelayMs(attempts), or is marked failed when that
+ * would be past its give-up time. Answers the job's new status.
+ */
+export async function failJob(db: Pick<Database, 'update'>, job: JobRow, now: Date, error: unknown) {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+  const nextRun = new Date(now.getTime() + retryDelayMs(job.attempts));
+  const givingUp = nextRun > job.giveUpAt;
+  await db
+    .update(jobs)
+    .set(
+      givingUp
+        ? { status: 'failed', finishedAt: now, lockedUntil: null, lastError: message }
+        : { runAt: nextRun, lockedUntil: null, lastError: message },
+    )
+    .where(eq(jobs.id, job.id));
+  return givingUp ? 'failed' : 'pending';
+}

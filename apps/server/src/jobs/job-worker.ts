@@ -1,0 +1,97 @@
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/client.ts';
+import { claimDueJobs, completeJob, failJob, type JobRow } from './job-queue.ts';
+
+/** Runs one kind of job; a throw is a failed attempt (retried with back-off). */
+export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
+
+export interface JobWorkerOptions {
+  db: Database;
+  clock: Clock;
+  handlers: Readonly<Record<string, JobHandler>>;
+  /** Jobs claimed per round. */
+  batchSize?: number;
+  onError?: (error: unknown, job?: JobRow) => void;
+}
+
+export interface JobWorker {
+  /** Runs every due job until none is left; answers how many ran (tests and `kick` use it). */
+  drain(): Promise<number>;
+  /** Asks for a drain soon without waiting for it (after a commit that queued work). */
+  kick(): void;
+  /** Polls every `intervalMs` until stop(); a poll that is still running skips the next tick. */
+  start(intervalMs: number): void;
+  /** Stops polling and waits for the round in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The worker of one instance. Each round claims due jobs (job-queue.ts: SKIP LOCKED and a lease, so a job
+ * runs on one worker at a time across instances) and runs them one after another. A job of a kind this
+ * worker has no handler for fails its attempt, so it is retried and, if no instance knows it, given up.
+ */
+export function createJobWorker(options: JobWorkerOptions): JobWorker {
+  const batchSize = options.batchSize ?? 20;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function runOne(job: JobRow) {
+    const handler = options.handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind '${job.kind}'`);
+      await handler(job.payload, job);
+      await completeJob(options.db, job, options.clock.now());
+    } catch (error) {
+      options.onError?.(error, job);
+      await failJob(options.db, job, options.clock.now(), error);
+    }
+  }
+
+  async function rounds(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const claimed = await claimDueJobs(options.db, options.clock.now(), batchSize);
+      for (const job of claimed) await runOne(job);
+      ran += claimed.length;
+      if (claimed.length < batchSize) return ran;
+    }
+  }
+
+  function drain(): Promise<number> {
+    if (running) {
+      // Work queued while a round runs may have been claimed already or not: run once more after it.
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let ran = 0;
+      do {
+        again = false;
+        ran += await rounds();
+      } while (again);
+      return ran;
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    drain,
+    kick() {
+      drain().catch((error: unknown) => options.onError?.(error));
+    },
+    start(intervalMs) {
+      timer ??= setInterval(() => {
+        if (!running) drain().catch((error: unknown) => options.onError?.(error));
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+}
