@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible } from '../support/fixtures';
+import { expectAccessible, shownDate, typeDate } from '../support/fixtures';
 
 /** The visible texts of the journey in each language it runs in. */
 const TEXTS = {
@@ -30,6 +30,10 @@ const TEXTS = {
     neutered: 'Neutered',
     intact: 'Intact',
     birth: 'Birth date',
+    chooseMonth: 'Choose another month',
+    chooseYear: 'Choose another year',
+    january: 'Jan',
+    birthDay: '15 January 2020',
     weight: 'Weight',
     apply: 'Apply',
     save: 'Save',
@@ -73,6 +77,10 @@ const TEXTS = {
     neutered: 'Castrado',
     intact: 'Inteira',
     birth: 'Data de nascimento',
+    chooseMonth: 'Escolher outro mês',
+    chooseYear: 'Escolher outro ano',
+    january: 'jan',
+    birthDay: '15 janeiro 2020',
     weight: 'Peso',
     apply: 'Aplicar',
     save: 'Guardar',
@@ -144,7 +152,15 @@ for (const lang of ['en', 'pt'] as const) {
     await page.getByRole('option', { name: text.labrador }).click();
     await choose(page, text.gender, text.male);
     await choose(page, text.fertile, text.neutered);
-    await dialog.getByLabel(new RegExp(`^${text.birth}`)).fill('2020-01-15');
+    // Picked in the calendar: from this month up to the years, then down to the day.
+    const birth = dialog.getByLabel(new RegExp(`^${text.birth}`));
+    await birth.click();
+    await page.getByRole('button', { name: text.chooseMonth }).click();
+    await page.getByRole('button', { name: text.chooseYear }).click();
+    await page.getByRole('button', { name: '2020', exact: true }).click();
+    await page.getByRole('button', { name: text.january, exact: true }).click();
+    await page.getByRole('button', { name: text.birthDay }).click();
+    await expect(birth).toHaveValue(shownDate('2020-01-15', lang));
     await dialog.getByLabel(new RegExp(`^${text.weight}`)).fill(`31${text.decimal}4`);
     await expectAccessible(page);
     await dialog.getByRole('button', { name: text.addPet }).click();
@@ -157,7 +173,8 @@ for (const lang of ['en', 'pt'] as const) {
     await page.getByRole('option', { name: text.persian, exact: true }).click();
     await choose(page, text.gender, text.female);
     await choose(page, text.fertile, text.intact);
-    await dialog.getByLabel(new RegExp(`^${text.birth}`)).fill('2020-01-15');
+    // Typed as the customer writes dates (a browser in English does not turn pt into mm/dd/yyyy).
+    await typeDate(dialog.getByLabel(new RegExp(`^${text.birth}`)), '2020-01-20', lang);
     await dialog.getByLabel(new RegExp(`^${text.weight}`)).fill(`4${text.decimal}2`);
     await dialog.getByRole('button', { name: text.addPet }).click();
     await expect(dialog).toBeHidden();

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
-import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { DEMO, expectAccessible, logIn, typeDate } from '../support/fixtures';
 
 test('the demo manager creates a vet, edits the phone inline, uploads a photo and downloads the vets export', async ({
   page,
@@ -81,8 +81,8 @@ test('the demo manager changes the consultation price and creates an access code
   await page.getByRole('link', { name: 'Access codes' }).click();
   const code = `SPRING-${Date.now() % 100000}`;
   await page.getByLabel(/^Code/).fill(code.toLowerCase());
-  await page.getByLabel(/^Valid from/).fill('2026-11-01');
-  await page.getByLabel(/^Valid to/).fill('2027-03-31');
+  await typeDate(page.getByLabel(/^Valid from/), '2026-11-01');
+  await typeDate(page.getByLabel(/^Valid to/), '2027-03-31');
   await page.getByLabel('Included appointment (free)').check();
   await page.getByRole('button', { name: 'Create code' }).click();
   await expect(page.getByText(`Access code ${code} created.`)).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, expectAccessible } from '../support/fixtures';
+import { DEMO, expectAccessible, typeDate } from '../support/fixtures';
 import { bookUntilPayment, lisbonWallClock, lisbonWeekdayAhead } from '../support/booking';
 import { expectLoopbackOnly } from '../support/loopback';
 import { firstLink, waitForMail } from '../support/outbox';
@@ -55,7 +55,7 @@ test('the customer and the vet hold a video consultation with their emailed PINs
   const vetPage = await vetContext.newPage();
   await vetPage.goto(new URL(firstLink(request, '/confirmappointment/')).pathname + '?lang=en');
   const start = lisbonWallClock(startingSoon());
-  await vetPage.getByLabel('Date', { exact: true }).fill(start.date);
+  await typeDate(vetPage.getByLabel('Date', { exact: true }), start.date);
   await vetPage.getByLabel('Time (24-hour)').selectOption(start.time);
   await vetPage.getByLabel(/^Registered email/).fill(vet.email);
   const confirmingAt = new Date();

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { DEMO, expectAccessible, logIn } from './fixtures';
+import { DEMO, expectAccessible, logIn, typeDate } from './fixtures';
 
 /**
  * Dates and files the booking journeys share. The demo vet works weekdays in Lisbon, and the demo's
@@ -50,7 +50,7 @@ export async function bookUntilPayment(
   await page.getByLabel(/^Pet/).selectOption({ label: 'Bolinha' });
   await page.getByLabel(/^Chief complaint/).fill(options.complaint);
   await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: TINY_PNG });
-  await page.getByLabel(/^Date/).fill(options.date);
+  await typeDate(page.getByLabel(/^Date/), options.date);
   const vet = page.getByLabel(/^Vet/);
   await expect(vet).toBeEnabled();
   const vetName = options.vetName ?? DEMO.vet.name;

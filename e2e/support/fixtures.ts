@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'vetcall-demo';
 
@@ -34,4 +34,19 @@ export async function expectAccessible(page: Page) {
       (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')})`,
     ),
   ).toEqual([]);
+}
+
+/** A 'YYYY-MM-DD' date as a date field shows it to a reader of `lang` (en MM/DD/YYYY, pt DD/MM/YYYY). */
+export function shownDate(dateKey: string, lang: 'en' | 'pt' | 'pt-BR' = 'en'): string {
+  const [year, month, day] = dateKey.split('-');
+  return lang === 'en' ? `${month}/${day}/${year}` : `${day}/${month}/${year}`;
+}
+
+/** Types a date into a date field as a person would: in the shown format, then Tab to the next field. */
+export async function typeDate(field: Locator, dateKey: string, lang: 'en' | 'pt' | 'pt-BR' = 'en') {
+  await field.click();
+  await field.press('ControlOrMeta+A');
+  await field.pressSequentially(shownDate(dateKey, lang));
+  await expect(field).toHaveValue(shownDate(dateKey, lang));
+  await field.press('Tab');
 }

@@ -88,14 +88,17 @@ describe('AccessCodesPanel', () => {
     render(withProviders(<AccessCodesPanel />));
     const form = (await screen.findByRole('heading', { name: 'New access code' })).closest('section')!;
     await userEvent.type(within(form).getByLabelText(/^Code/), 'demo-free');
-    await userEvent.type(within(form).getByLabelText(/^Valid from/), '2030-07-01');
-    await userEvent.type(within(form).getByLabelText(/^Valid to/), '2030-06-01');
+    // Dates as the English fields show them, pasted (typing re-renders the open calendar per key).
+    await userEvent.click(within(form).getByLabelText(/^Valid from/));
+    await userEvent.paste('07/01/2030');
+    await userEvent.click(within(form).getByLabelText(/^Valid to/));
+    await userEvent.paste('06/01/2030');
     await userEvent.click(within(form).getByRole('button', { name: 'Create code' }));
     expect(await within(form).findByText('Valid to must not be before valid from.')).toBeTruthy();
     expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
 
     await userEvent.clear(within(form).getByLabelText(/^Valid to/));
-    await userEvent.type(within(form).getByLabelText(/^Valid to/), '2030-08-01');
+    await userEvent.paste('08/01/2030');
     await userEvent.click(within(form).getByLabelText('Included appointment (free)'));
     await userEvent.click(within(form).getByRole('button', { name: 'Create code' }));
     expect(await within(form).findByText('This access code already exists.')).toBeTruthy();

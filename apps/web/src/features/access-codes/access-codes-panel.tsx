@@ -14,6 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
@@ -218,10 +219,10 @@ function NewAccessCodeForm({ onCreated }: { onCreated: () => Promise<unknown> })
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
-            <TextInput type="date" label={t('access_codes.valid_from')} required {...field('valid_from')} />
+            <DateInput label={t('access_codes.valid_from')} required {...field('valid_from')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
-            <TextInput type="date" label={t('access_codes.valid_to')} required {...field('valid_to')} />
+            <DateInput label={t('access_codes.valid_to')} required {...field('valid_to')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
             <Checkbox

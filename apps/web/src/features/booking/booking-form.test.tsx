@@ -13,6 +13,8 @@ const json = (status: number, body: unknown) =>
 
 /** Three days ahead: inside the booking window (tests run with TZ=UTC). */
 const DATE = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+/** DATE as it is typed in the English date field (MM/DD/YYYY). */
+const TYPED_DATE = DATE.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$2/$3/$1');
 
 const pet = { pet_id: 7, name: 'Bolinha', archived: false } as Pet;
 const vets = [
@@ -67,7 +69,7 @@ async function fillForm() {
   fireEvent.change(screen.getByLabelText(/^Access code/), { target: { value: ' demo-normal ' } });
   expect(await screen.findByText('Valid access code.')).toBeTruthy();
   fireEvent.change(screen.getByLabelText(/^Chief complaint/), { target: { value: 'Itching since Monday' } });
-  fireEvent.change(screen.getByLabelText(/^Date/), { target: { value: DATE } });
+  fireEvent.change(screen.getByLabelText(/^Date/), { target: { value: TYPED_DATE } });
 }
 
 function postSchedulerMessage(data: unknown) {

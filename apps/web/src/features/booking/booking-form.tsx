@@ -12,9 +12,9 @@ import {
   Stack,
   Text,
   Textarea,
-  TextInput,
   Title,
 } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MAX_CUSTOMER_UPLOAD_BYTES, PAYMENT_LOADING_DELAY_MS } from '@vetcall/shared/constants';
@@ -247,17 +247,15 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
         />
         <Grid>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              type="date"
+            <DateInput
               label={t('booking.date')}
               required
-              min={today}
-              max={lastDate}
+              minDate={today}
+              maxDate={lastDate}
               value={date}
               error={errors.date}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                setDate(value >= today && value <= lastDate ? value : '');
+              onChange={(value) => {
+                setDate(value ?? '');
                 setVetUserId('');
               }}
             />

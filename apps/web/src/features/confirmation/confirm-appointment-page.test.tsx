@@ -51,10 +51,17 @@ const routes = [
 const main = () => within(screen.getByRole('main'));
 const dateInput = () => screen.getByLabelText('Date') as HTMLInputElement;
 const timeSelect = () => screen.getByLabelText('Time (24-hour)') as HTMLSelectElement;
-const scheduleValue = () => `${dateInput().value}T${timeSelect().value}`;
-function setSchedule(value: string) {
-  const [date, time] = value.split('T') as [string, string];
-  fireEvent.change(dateInput(), { target: { value: date } });
+/** 'YYYY-MM-DDTHH:mm' as the English form shows it: the date field reads MM/DD/YYYY. */
+const shown = (value: string) => {
+  const [year, month, day, time] = value.split(/[-T]/) as [string, string, string, string];
+  return `${month}/${day}/${year} ${time}`;
+};
+const scheduleShown = () => `${dateInput().value} ${timeSelect().value}`;
+/** Writes the date as the field shows it (pasted: one change, not ten), and picks the time from the list. */
+async function setSchedule(value: string) {
+  const [date, time] = shown(value).split(' ') as [string, string];
+  await userEvent.clear(dateInput());
+  await userEvent.paste(date);
   fireEvent.change(timeSelect(), { target: { value: time } });
 }
 const emailInput = () => screen.getByLabelText(/^Registered email/) as HTMLInputElement;
@@ -85,9 +92,8 @@ describe('ConfirmAppointmentPage', () => {
     expect(await screen.findByText('Rex')).toBeTruthy();
     expect(screen.getByText('Dr. Vet')).toBeTruthy();
     expect(screen.getByText('Requested')).toBeTruthy();
-    expect(scheduleValue()).toBe(wallClock(info.schedule));
+    expect(scheduleShown()).toBe(shown(wallClock(info.schedule)));
     // SPEC §2.8: a 24-hour picker, whatever the browser's language.
-    expect(dateInput().type).toBe('date');
     expect([...timeSelect().options].map((option) => option.text)).toContain('23:55');
     expect([...timeSelect().options].some((option) => /AM|PM/.test(option.text))).toBe(false);
 
@@ -115,7 +121,7 @@ describe('ConfirmAppointmentPage', () => {
     ]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
-    setSchedule('2030-03-15T16:45');
+    await setSchedule('2030-03-15T16:45');
 
     await submitWith('wrong@x.test');
 
@@ -125,7 +131,7 @@ describe('ConfirmAppointmentPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Check inserted email' }));
 
     expect(emailInput().value).toBe('wrong@x.test');
-    expect(scheduleValue()).toBe('2030-03-15T16:45');
+    expect(scheduleShown()).toBe('03/15/2030 16:45');
     expect(document.activeElement).toBe(emailInput());
 
     await userEvent.clear(emailInput());
@@ -153,7 +159,8 @@ describe('ConfirmAppointmentPage', () => {
     const { confirmBodies } = fakeServer(info, [{ status: 200, body: { appointment_pin: '123456' } }]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
-    setSchedule(wallClock('2030-02-28T09:00:00.000Z'));
+    // Earlier today: the date field offers nothing before today, the time list does.
+    await setSchedule(wallClock('2030-03-01T08:00:00.000Z'));
 
     await submitWith('a@b.c');
 

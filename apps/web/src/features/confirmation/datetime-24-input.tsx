@@ -1,5 +1,6 @@
 import { forwardRef } from 'react';
-import { Group, Input, NativeSelect, TextInput } from '@mantine/core';
+import { Group, Input, NativeSelect } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 
 /** Every five minutes of a day, 24-hour ('00:00' … '23:55'). */
@@ -33,14 +34,13 @@ export const DateTime24Input = forwardRef<
   return (
     <Input.Wrapper label={label} description={description} error={error} required={required} component="fieldset">
       <Group gap="sm" align="flex-start" wrap="nowrap">
-        <TextInput
+        <DateInput
           ref={ref}
-          type="date"
           aria-label={t('confirm_appointment.date')}
           value={date}
-          min={min?.slice(0, 10)}
+          minDate={min?.slice(0, 10)}
           error={Boolean(error)}
-          onChange={(event) => onChange(`${event.currentTarget.value}T${time || '09:00'}`)}
+          onChange={(picked) => onChange(`${picked ?? ''}T${time || '09:00'}`)}
           onBlur={onBlur}
           style={{ flex: 1 }}
         />

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Container, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
@@ -155,15 +156,13 @@ function DateSlots(props: {
         <Button variant="default" disabled={date <= today} onClick={() => onDateChange(addDaysToDateKey(date, -1))}>
           {t('scheduler.previous_day')}
         </Button>
-        <TextInput
-          type="date"
+        <DateInput
           label={t('scheduler.date')}
           value={date}
-          min={today}
-          max={lastDate}
-          onChange={(event) => {
-            const value = event.currentTarget.value;
-            if (value >= today && value <= lastDate) onDateChange(value);
+          minDate={today}
+          maxDate={lastDate}
+          onChange={(value) => {
+            if (value) onDateChange(value);
           }}
         />
         <Button variant="default" disabled={date >= lastDate} onClick={() => onDateChange(addDaysToDateKey(date, 1))}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Grid, Group, Modal, NumberInput, Select, TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DATE_FLOOR, PET_WEIGHT_MAX, PET_WEIGHT_MIN, PET_WEIGHT_STEP } from '@vetcall/shared/constants';
@@ -199,12 +200,11 @@ export function PetFormModal({
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
+            <DateInput
               label={t('pets.birth')}
-              type="date"
               required
-              min={DATE_FLOOR}
-              max={todayKey(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone)}
+              minDate={DATE_FLOOR}
+              maxDate={todayKey(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone)}
               {...field('birth')}
             />
           </Grid.Col>
