@@ -3,9 +3,11 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { todayKey } from '@vetcall/shared/dates';
-import type { AvailabilityProfile } from '@vetcall/shared/schemas/availability';
+import { type AvailabilityProfile, availabilityProfileSchema } from '@vetcall/shared/schemas/availability';
 import { availabilityWeeks } from '@vetcall/shared/scheduling/slots';
+import { fakeApi } from '../../test/fake-api';
 import { initTestI18n, withProviders } from '../../test/render';
+import { calendarProfileListSchema, timeLimitListSchema } from '../../test/route-schemas';
 import { WeeklyEditor } from './weekly-editor';
 
 const VET_ID = 7;
@@ -51,31 +53,26 @@ function demoProfile(): AvailabilityProfile {
   };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 /** A stand-in for the availability routes at the network boundary; the editor and its rules are real. */
 function fakeServer() {
   let stored = demoProfile();
   const patches: unknown[] = [];
   const gets: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    if (url === `/api/vets/calendarprofiles/${VET_ID}`) return json(200, [{ id: PROFILE_ID, name: 'Main' }]);
-    if (url === '/api/vets/time-limits') return json(200, timeLimits);
-    if (url === `/api/vets/availability/${VET_ID}/${PROFILE_ID}`) {
-      if (method === 'PATCH') {
-        const body = JSON.parse(String(init?.body)) as Omit<AvailabilityProfile, 'id'>;
-        patches.push(body);
-        stored = { id: PROFILE_ID, ...body };
-        return json(200, stored);
-      }
+  const profilePath = `/api/vets/availability/${VET_ID}/${PROFILE_ID}`;
+  fakeApi()
+    .answer('GET', `/api/vets/calendarprofiles/${VET_ID}`, calendarProfileListSchema, [
+      { id: PROFILE_ID, name: 'Main' },
+    ])
+    .answer('GET', '/api/vets/time-limits', timeLimitListSchema, timeLimits)
+    .answer('GET', profilePath, availabilityProfileSchema, ({ url }) => {
       gets.push(url);
-      return json(200, stored);
-    }
-    return json(404, { error: 'not_found', message: url });
-  });
+      return stored;
+    })
+    .answer('PATCH', profilePath, availabilityProfileSchema, ({ body }) => {
+      patches.push(body);
+      stored = { id: PROFILE_ID, ...(body as Omit<AvailabilityProfile, 'id'>) };
+      return stored;
+    });
   return { patches, gets };
 }
 

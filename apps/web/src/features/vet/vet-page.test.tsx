@@ -2,73 +2,65 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
+import { z } from 'zod';
+import { appointmentPageSchema, vetCustomerSchema } from '@vetcall/shared/schemas/appointment';
+import { vetSchema } from '@vetcall/shared/schemas/staff';
 import { authStore } from '../../lib/auth-store';
 import { browserTimeZone } from '../../lib/format';
-import { initTestI18n, renderRoutes } from '../../test/render';
-import { VetPage } from './vet-page';
 import { loadTestClientConfig } from '../../test/client-config';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { fakeApi } from '../../test/fake-api';
+import { initTestI18n, renderRoutes } from '../../test/render';
+import { calendarProfileListSchema, timeLimitListSchema } from '../../test/route-schemas';
+import { VetPage } from './vet-page';
 
 function serverWithVet(calendarLinked: boolean) {
-  const urls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = String(input);
-    urls.push(url);
-    if (url.startsWith('/api/users/vet/byemail/')) {
-      return json(200, {
-        vet_id: 4,
-        user_id: 3,
-        name: 'Dr. Vet',
-        email: 'vet@x.test',
-        phone: '',
-        specialty: 'General',
-        discount: 0,
-        calendar_linked: calendarLinked,
-      });
-    }
-    if (url === '/api/vets/calendarprofiles/4') return json(200, []);
-    if (url === '/api/vets/time-limits') return json(200, [{ time_limit_id: 1, time_limit: '00:00' }]);
-    if (url === '/api/vets/customers/4') {
-      return json(200, [
-        { user_id: 5, name: 'Rita Sousa', email: 'rita@x.test', phone: '912345678', address: 'Rua A', tax_id: '123' },
-      ]);
-    }
-    if (url.startsWith('/api/vets/appointments/4?')) {
-      const row = {
-        customer_user_id: 5,
-        customer_name: 'Rita Sousa',
-        pet_id: 7,
-        vet_user_id: 3,
-        vet_name: 'Dr. Vet',
-        schedule: '2026-11-20T10:00:00.000Z',
-        status_date: '2026-11-18T09:00:00.000Z',
-        price: 2500,
-      };
-      return json(200, {
-        items: [
-          {
-            ...row,
-            appointment_id: 1,
-            pet_name: 'Bolinha',
-            appointment_status_key: 'TK_Confirmed',
-            appointment_status: 'Confirmed',
-          },
-          {
-            ...row,
-            appointment_id: 2,
-            pet_name: 'Tareco',
-            appointment_status_key: 'TK_Requested',
-            appointment_status: 'Requested',
-          },
-        ],
-        next_cursor: null,
-      });
-    }
-    return json(404, { error: 'not_found', message: url });
-  });
-  return urls;
+  const row = {
+    customer_user_id: 5,
+    customer_name: 'Rita Sousa',
+    pet_id: 7,
+    vet_user_id: 3,
+    vet_name: 'Dr. Vet',
+    schedule: '2026-11-20T10:00:00.000Z',
+    status_date: '2026-11-18T09:00:00.000Z',
+    price: 2500,
+  };
+  const api = fakeApi()
+    .answer('GET', /^\/api\/users\/vet\/byemail\//, vetSchema, {
+      vet_id: 4,
+      user_id: 3,
+      name: 'Dr. Vet',
+      email: 'vet@x.test',
+      phone: '',
+      specialty: 'General',
+      discount: 0,
+      calendar_linked: calendarLinked,
+      locale: 'en',
+    })
+    .answer('GET', '/api/vets/calendarprofiles/4', calendarProfileListSchema, [])
+    .answer('GET', '/api/vets/time-limits', timeLimitListSchema, [{ time_limit_id: 1, time_limit: '00:00' }])
+    .answer('GET', '/api/vets/customers/4', z.array(vetCustomerSchema), [
+      { user_id: 5, name: 'Rita Sousa', email: 'rita@x.test', phone: '912345678', address: 'Rua A', tax_id: '123' },
+    ])
+    .answer('GET', '/api/vets/appointments/4', appointmentPageSchema, {
+      items: [
+        {
+          ...row,
+          appointment_id: 1,
+          pet_name: 'Bolinha',
+          appointment_status_key: 'TK_Confirmed',
+          appointment_status: 'Confirmed',
+        },
+        {
+          ...row,
+          appointment_id: 2,
+          pet_name: 'Tareco',
+          appointment_status_key: 'TK_Requested',
+          appointment_status: 'Requested',
+        },
+      ],
+      next_cursor: null,
+    });
+  return api;
 }
 
 describe('VetPage', () => {
@@ -108,7 +100,7 @@ describe('VetPage', () => {
   });
 
   it("lists the vet's customers without needing a calendar", async () => {
-    const urls = serverWithVet(false);
+    const api = serverWithVet(false);
     const { router } = renderRoutes(routes, '/vet?mode=customers');
     const table = await screen.findByRole('table', { name: 'Your customers' });
     expect(
@@ -116,23 +108,23 @@ describe('VetPage', () => {
         .getAllByRole('row')
         .map((row) => row.textContent),
     ).toEqual(['IDNameEmailPhoneAddressVAT number', '5Rita Sousarita@x.test912345678Rua A123']);
-    expect(urls).toContain('/api/vets/customers/4');
+    expect(api.urls).toContain('/api/vets/customers/4');
     expect(router.state.location.pathname).toBe('/vet');
   });
 
   it("lists the vet's appointments of the default window, filters them by status and opens one", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-21T12:00:00Z'));
-    const urls = serverWithVet(false);
+    const api = serverWithVet(false);
     renderRoutes(routes, '/vet?mode=appointments');
     expect(await screen.findByText('Tareco')).toBeTruthy();
-    expect(urls).toContain(
+    expect(api.urls).toContain(
       `/api/vets/appointments/4?from=2026-11-06&to=2026-12-06&lang=en&tz=${encodeURIComponent(browserTimeZone())}`,
     );
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'TK_Confirmed');
     expect(screen.queryByText('Tareco')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Details of appointment 1 (Bolinha)' }));
     expect(await screen.findByRole('dialog', { name: 'Appointment 1' })).toBeTruthy();
-    expect(urls).toContain('/api/appointments/byid/1?lang=en');
+    expect(api.urls).toContain('/api/appointments/byid/1?lang=en');
   });
 });

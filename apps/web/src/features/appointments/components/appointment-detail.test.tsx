@@ -14,6 +14,7 @@ import { formatDateTime } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { fakeApi } from '../../../test/fake-api';
+import { fileAddedNoticeSchema, fileRemovedSchema } from '../../../test/route-schemas';
 import { initTestI18n, withProviders } from '../../../test/render';
 import { uploadAppointmentFiles } from '../api/upload-files';
 import { AppointmentDetailModal } from './appointment-detail';
@@ -62,10 +63,6 @@ function storedFile(overrides: Partial<AppointmentFile> = {}): AppointmentFile {
     ...overrides,
   };
 }
-
-/** Answers of files.routes.ts that have no schema in @vetcall/shared yet. */
-const fileRemovedSchema = z.object({ file_id: z.number().int() });
-const fileAddedNoticeSchema = z.object({ success: z.literal(true) });
 
 /** The server at the network boundary: one appointment as the viewer gets it, its files, calls recorded. */
 function fakeServer(appointment: AppointmentDto, files: AppointmentFile[] = [storedFile()]) {
