@@ -6,9 +6,10 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { userPhotos, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
+import { SNIFF_LENGTH } from '../../lib/file-content.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { initialsOf, renderDefaultAvatar } from './default-avatar.ts';
-import { detectImageFormat, type ImageFormat, SIGNATURE_LENGTH } from './image-content.ts';
+import { detectImageFormat, type ImageFormat } from './image-content.ts';
 import { canChangePhoto } from './photos.policy.ts';
 
 /** Largest upload accepted (5 MiB). */
@@ -69,8 +70,8 @@ export type UploadStream = AsyncIterable<Buffer> & { truncated?: boolean };
 
 /**
  * Reads an uploaded file, keeping at most MAX_PHOTO_BYTES in memory. The type is decided by the first
- * bytes as soon as they arrive; the rest of a refused file is drained (not kept) so the request ends
- * cleanly. An empty file (a form sent without choosing one) counts as no file.
+ * SNIFF_LENGTH bytes as soon as they arrive; the rest of a refused file is drained (not kept) so the
+ * request ends cleanly. An empty file (a form sent without choosing one) counts as no file.
  */
 export async function readImageUpload(file: UploadStream): Promise<{ bytes: Buffer; format: ImageFormat }> {
   const chunks: Buffer[] = [];
@@ -81,8 +82,8 @@ export async function readImageUpload(file: UploadStream): Promise<{ bytes: Buff
     size += chunk.length;
     if (refused || size > MAX_PHOTO_BYTES) continue;
     chunks.push(chunk);
-    if (format === undefined && size >= SIGNATURE_LENGTH) {
-      format = detectImageFormat(Buffer.concat(chunks, size));
+    if (format === undefined && size >= SNIFF_LENGTH) {
+      format = await detectImageFormat(Buffer.concat(chunks, size));
       if (!format) {
         refused = true;
         chunks.length = 0;
@@ -93,7 +94,7 @@ export async function readImageUpload(file: UploadStream): Promise<{ bytes: Buff
   if (refused) throw notAnImage();
   if (file.truncated || size > MAX_PHOTO_BYTES) throw imageTooLarge();
   const bytes = Buffer.concat(chunks, size);
-  format ??= detectImageFormat(bytes);
+  format ??= await detectImageFormat(bytes);
   if (!format) throw notAnImage();
   return { bytes, format };
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { escapeXml, hueOf, initialsOf, renderDefaultAvatar } from './default-avatar.ts';
 import { detectImageFormat } from './image-content.ts';
@@ -10,23 +11,25 @@ const bytes = (...values: (number | string)[]) =>
   );
 
 describe('detectImageFormat', () => {
-  it.each([
-    ['jpeg', bytes(0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 'JFIF', 0)],
-    ['png', bytes(0x89, 'PNG', 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d)],
-    ['webp', bytes('RIFF', 0x24, 0, 0, 0, 'WEBPVP8 ')],
-  ])('recognises %s by its signature', (format, content) => {
-    expect(detectImageFormat(content)).toBe(format);
+  const image = (format: 'png' | 'jpeg' | 'webp' | 'gif') =>
+    sharp({ create: { width: 4, height: 4, channels: 3, background: '#abcdef' } })
+      .toFormat(format)
+      .toBuffer();
+
+  it.each(['png', 'jpeg', 'webp'] as const)('recognises %s by its content', async (format) => {
+    expect(await detectImageFormat(await image(format))).toBe(format);
   });
 
   it.each([
-    ['text', bytes('hello, this is text')],
-    ['SVG', bytes('<svg xmlns="http://www.w3.org/2000/svg">')],
-    ['GIF', bytes('GIF89a', 0, 0, 0, 0, 0, 0)],
-    ['a RIFF that is not WebP (WAV)', bytes('RIFF', 0x24, 0, 0, 0, 'WAVEfmt ')],
-    ['a PNG signature cut short', bytes(0x89, 'PNG', 0x0d, 0x0a)],
-    ['nothing', Buffer.alloc(0)],
-  ])('refuses %s', (_, content) => {
-    expect(detectImageFormat(content)).toBeUndefined();
+    ['text', () => bytes('hello, this is text')],
+    ['SVG', () => bytes('<svg xmlns="http://www.w3.org/2000/svg">')],
+    ['GIF', () => image('gif')],
+    ['a RIFF that is not WebP (WAV)', () => bytes('RIFF', 0x24, 0, 0, 0, 'WAVEfmt ')],
+    ['a PNG signature cut short', () => bytes(0x89, 'PNG', 0x0d, 0x0a)],
+    ['a PNG signature on other bytes', () => bytes(0x89, 'PNG', 0x0d, 0x0a, 0x1a, 0x0a, 'just text after it')],
+    ['nothing', () => Buffer.alloc(0)],
+  ])('refuses %s', async (_, content) => {
+    expect(await detectImageFormat(await content())).toBeUndefined();
   });
 });
 

@@ -91,8 +91,8 @@ async function syncDirectory(directory: string): Promise<void> {
 /**
  * Streams one upload into the store. At most `maxBytes` are accepted: one byte more and the upload
  * stops with 413 files_too_large (a `truncated` stream, cut by the multipart parser, counts as over).
- * Programs are refused with 415 file_type_not_allowed as soon as their first bytes arrive. On any
- * failure nothing stays on disk.
+ * Programs are refused with 415 file_type_not_allowed as soon as their first SNIFF_LENGTH bytes arrive
+ * (file-type's sample). On any failure nothing stays on disk.
  */
 export async function storeUpload(
   store: FileStore,
@@ -111,8 +111,8 @@ export async function storeUpload(
     let headLength = 0;
     let fileType: string | undefined;
     let text: TextCheck | undefined;
-    const decide = () => {
-      const sniffed = sniffContent(Buffer.concat(head), fileName);
+    const decide = async () => {
+      const sniffed = await sniffContent(Buffer.concat(head));
       if (sniffed.kind === 'executable') throw fileTypeNotAllowed();
       if (sniffed.kind === 'type') fileType = sniffed.contentType;
       else {
@@ -126,12 +126,12 @@ export async function storeUpload(
       if (fileType === undefined && text === undefined) {
         head.push(chunk);
         headLength += chunk.length;
-        if (headLength >= SNIFF_LENGTH) decide();
+        if (headLength >= SNIFF_LENGTH) await decide();
       } else text?.push(chunk);
       await handle.write(chunk);
     }
     if (source.truncated) throw filesTooLarge(options.maxBytes);
-    if (fileType === undefined && text === undefined) decide();
+    if (fileType === undefined && text === undefined) await decide();
     fileType ??= text!.contentType(fileName);
     await handle.sync();
     await handle.close();
