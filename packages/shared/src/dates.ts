@@ -29,3 +29,15 @@ export function ageBetween(birth: string, on: string): { years: number; months: 
   months = Math.max(0, months);
   return { years: Math.floor(months / 12), months: months % 12 };
 }
+
+/**
+ * The last date a customer may book: one month from `today` (a YYYY-MM-DD key), on the same day of the
+ * month or the month's last day when it has fewer (31 January → 28 or 29 February).
+ */
+export function lastBookableDate(today: string, months = 1): string {
+  const [year, month, day] = today.split('-').map(Number) as [number, number, number];
+  const target = new Date(Date.UTC(year, month - 1 + months, 1));
+  const lastOfMonth = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(day, lastOfMonth));
+  return target.toISOString().slice(0, 10);
+}

@@ -122,6 +122,7 @@ async function planBooking(
     locale: actor.locale,
     now,
     accessCodesEnabled: deps.config.accessCodesEnabled,
+    codeRequired: true,
   });
   return {
     petId: pet.id,

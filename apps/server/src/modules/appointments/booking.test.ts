@@ -130,6 +130,8 @@ describe('appointments: booking', () => {
     calendar_event_id: eventId,
     timezone_diff: 3600,
     vet_observations: '',
+    // Access codes are on (the default): a booking carries one; NORMAL-2026 leaves the price as it is.
+    access_code: 'NORMAL-2026',
     ...overrides,
   });
 
@@ -203,7 +205,7 @@ describe('appointments: booking', () => {
       itemName: 'Video consultation',
       calendarEventId: eventId,
       timezoneDiff: 3600,
-      accessCodeId: null,
+      accessCodeId: w.normalCodeId,
       paidAt: null,
     });
     // The hold now belongs to the appointment and waits PAYMENT_WINDOW_MINUTES for the payment.
@@ -275,6 +277,19 @@ describe('appointments: booking', () => {
     ]);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'invalid_access_code', fields: { access_code: 'invalid_value' } });
+    await nothingKept();
+    expect((await eventOf(hold.id)).appointmentId).toBeNull();
+  });
+
+  it('needs an access code while access codes are on: 400 invalid_access_code, access_code required', async () => {
+    const hold = await holdFor();
+    for (const code of [undefined, '   ']) {
+      const response = await create(w.ana.headers, dataFor(hold.eventId, { access_code: code }), [
+        { name: 'a.pdf', content: pdf(1000) },
+      ]);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error: 'invalid_access_code', fields: { access_code: 'required' } });
+    }
     await nothingKept();
     expect((await eventOf(hold.id)).appointmentId).toBeNull();
   });

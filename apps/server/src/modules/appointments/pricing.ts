@@ -24,6 +24,11 @@ export interface BookingPrice {
 
 export const noProduct = () =>
   new AppError('no_product', 409, { message: 'No consultation product is on sale; ask the clinic to set one up.' });
+export const accessCodeRequired = () =>
+  new AppError('invalid_access_code', 400, {
+    message: 'An access code is required to book.',
+    fields: { access_code: 'required' },
+  });
 export const invalidAccessCode = () =>
   new AppError('invalid_access_code', 400, {
     message: 'The access code is not valid.',
@@ -73,13 +78,22 @@ async function findValidAccessCode(db: Pick<Database, 'select'>, code: string, n
  */
 export async function priceBooking(
   db: Pick<Database, 'select'>,
-  input: { vetUserId: number; accessCode?: string; locale: Locale; now: Date; accessCodesEnabled: boolean },
+  input: {
+    vetUserId: number;
+    accessCode?: string;
+    locale: Locale;
+    now: Date;
+    accessCodesEnabled: boolean;
+    /** A booking (not a quote) needs a valid code while access codes are on. */
+    codeRequired?: boolean;
+  },
 ): Promise<BookingPrice> {
   const vet = await findBookableVet(db, input.vetUserId);
   if (!vet) throw notFound();
   const product = await findConsultationProduct(db);
   if (!product) throw noProduct();
   const typed = input.accessCodesEnabled ? input.accessCode?.trim() : undefined;
+  if (input.accessCodesEnabled && input.codeRequired && !typed) throw accessCodeRequired();
   const code = typed ? await findValidAccessCode(db, typed, input.now) : undefined;
   const included = code?.included ?? false;
   return {

@@ -14,6 +14,7 @@ import { releaseHoldsWhere } from './hold-release-job.ts';
 import { canHoldSlot, canReleaseHold } from './scheduling.policy.ts';
 import { engineProfile, findActiveVet } from './slots.service.ts';
 import { isExclusionViolation } from '../../db/sql-state.ts';
+import { assertBookableDate } from './booking-window.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'limiter'>;
 
@@ -63,6 +64,7 @@ export async function createHold(
   // A slot of the profile at all, busy or not? (Slots of a vet date start on that date, or the day after
   // when a DST gap moves an interval's end past midnight.)
   const vetDate = instantToZonedParts(start, profile.timezone).dateKey;
+  assertBookableDate(actor, vetDate, now, 'start');
   const slots = findFreeSlots(engineProfile(profile), {
     now,
     busy: [],

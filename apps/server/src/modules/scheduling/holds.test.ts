@@ -250,7 +250,6 @@ describe('scheduling: holds', () => {
       ['outside working hours', { start: '2026-01-13T12:00:00Z' }],
       ['on a Saturday', { start: '2026-01-17T09:00:00Z' }],
       ['already past', { start: '2026-01-12T10:00:00Z' }],
-      ['beyond the horizon', { start: '2026-03-23T09:00:00Z' }],
       ['a second off', { start: '2026-01-13T09:00:01Z' }],
     ])('refuses a start %s: 400 with fields.start invalid_value', async (_, payload) => {
       const response = await hold(w.ana.headers, payload.start);
@@ -261,6 +260,14 @@ describe('scheduling: holds', () => {
         fields: { start: 'invalid_value' },
       });
       expect(await storedEvents()).toEqual([]);
+    });
+
+    it('refuses a start past one month from today (beyond it, 400 with fields.start too_big)', async () => {
+      // Monday 12 January: Friday 13 February, 09:00 Lisbon is the last bookable morning.
+      expect((await hold(w.ana.headers, '2026-02-13T09:00:00Z')).statusCode).toBe(201);
+      const late = await hold(w.ana.headers, '2026-02-16T09:00:00Z');
+      expect(late.statusCode).toBe(400);
+      expect(late.json()).toMatchObject({ error: 'validation_failed', fields: { start: 'too_big' } });
     });
 
     it.each([

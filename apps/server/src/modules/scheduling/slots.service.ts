@@ -20,6 +20,7 @@ import type { Actor } from '../auth/auth.service.ts';
 import { findProfile, listProfiles, toApiProfile } from '../availability/availability-profiles.ts';
 import { busyRangesOf, busyRangesOfVet, occupiesVet } from './busy-ranges.ts';
 import { canReadSlots, canSeeBookedTimes, canViewAllAvailabilities } from './scheduling.policy.ts';
+import { assertBookableDate } from './booking-window.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 type ProfileRow = typeof availabilityProfiles.$inferSelect;
@@ -86,6 +87,7 @@ export async function listVetSlots(
   query: { from: string; to: string; tz?: string; profile_id?: number },
 ): Promise<FreeSlotDto[]> {
   if (!canReadSlots(actor)) throw forbidden();
+  assertBookableDate(actor, query.to, deps.clock.now(), 'to');
   const vet = await findActiveVet(deps.db, vetId);
   if (!vet) throw notFound();
   const profile =
@@ -130,6 +132,7 @@ export async function listVetsWithAvailability(
 ): Promise<number[]> {
   if (!canReadSlots(actor)) throw forbidden();
   const now = deps.clock.now();
+  assertBookableDate(actor, dateKey, now, 'date');
   const day = dateKeyToDayNumber(dateKey);
   if (!withinReach(day, now)) return [];
 

@@ -136,14 +136,16 @@ describe('scheduling: free slots and vets with availability', () => {
       expect((await getSlots('from=2026-01-05&to=2026-01-09')).json()).toStrictEqual([]);
       expect((await getSlots('from=2026-01-17&to=2026-01-18')).json()).toStrictEqual([]);
       expect((await getSlots('from=1900-01-01&to=1900-03-03')).json()).toStrictEqual([]);
-      expect((await getSlots('from=9999-10-31&to=9999-12-31')).json()).toStrictEqual([]);
+      // Beyond the booking window only staff look (the vet's month view).
+      expect((await getSlots('from=9999-10-31&to=9999-12-31', w.headers.vet)).json()).toStrictEqual([]);
     });
 
     it('covers a range of dates (a week: 3 + 4 × 6 slots) and up to 62 dates', async () => {
       const week = await getSlots('from=2026-01-12&to=2026-01-18');
       expect(week.statusCode).toBe(200);
       expect(week.json()).toHaveLength(27);
-      const longest = await getSlots('from=2026-01-12&to=2026-03-14');
+      // Staff see past the customers' one-month window.
+      const longest = await getSlots('from=2026-01-12&to=2026-03-14', w.headers.manager);
       expect(longest.statusCode).toBe(200);
       // The default horizon (P10W) reaches 22 March: all of it.
       expect(longest.json().length).toBeGreaterThan(200);
@@ -236,12 +238,24 @@ describe('scheduling: free slots and vets with availability', () => {
     it('leaves out inactive vets, past dates and dates beyond the horizon', async () => {
       expect((await withAvailability('20260109')).json()).toStrictEqual([]);
       // The default horizon P10W from Monday 12 January ends on Sunday 22 March.
-      expect((await withAvailability('20260320')).json()).toStrictEqual([w.vet.user.id]);
-      expect((await withAvailability('20260323')).json()).toStrictEqual([]);
-      expect((await withAvailability('99991231')).json()).toStrictEqual([]);
+      // Beyond the customers' one-month window, as staff.
+      expect((await withAvailability('20260320', w.headers.manager)).json()).toStrictEqual([w.vet.user.id]);
+      expect((await withAvailability('20260323', w.headers.manager)).json()).toStrictEqual([]);
+      expect((await withAvailability('99991231', w.headers.manager)).json()).toStrictEqual([]);
       expect((await withAvailability('00010101')).json()).toStrictEqual([]);
       await t.db.update(users).set({ active: false }).where(eq(users.id, w.vet.user.id));
       expect((await withAvailability('20260113')).json()).toStrictEqual([]);
+    });
+
+    it('refuses a customer a date past one month from today (400 too_big), not staff', async () => {
+      // Monday 12 January 2026: customers book up to Thursday 12 February (13th where it is already the 13th).
+      expect((await withAvailability('20260212')).statusCode).toBe(200);
+      const late = await withAvailability('20260214');
+      expect([late.statusCode, late.json().fields]).toEqual([400, { date: 'too_big' }]);
+      const slots = await getSlots('from=2026-02-10&to=2026-02-14');
+      expect([slots.statusCode, slots.json().fields]).toEqual([400, { to: 'too_big' }]);
+      expect((await getSlots('from=2026-02-12&to=2026-02-12')).statusCode).toBe(200);
+      expect((await getSlots('from=2026-02-10&to=2026-02-14', w.headers.vet)).statusCode).toBe(200);
     });
 
     it('drops today when its last slot has passed', async () => {
