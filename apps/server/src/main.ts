@@ -18,7 +18,8 @@ async function main() {
   await database.migrate();
   const seeded = config.isDemo ? await seedDemoData(database.db, { secrets: createSecrets(config) }) : false;
 
-  let log: { error(details: object, message: string): void } | undefined;
+  // The app's logger exists only once the app is built, after the context its worker is part of.
+  const logs: { app?: { error(details: object, message: string): void } } = {};
   const context = createContext(config, database, {
     // The job's kind and id only: its payload may hold personal data.
     onJobError: (error, job) =>
@@ -28,7 +29,7 @@ async function main() {
       ),
   });
   const app = await buildApp(context);
-  log = app.log;
+  logs.app = app.log;
   await app.listen({ port: config.port, host: config.host });
 
   const storage =

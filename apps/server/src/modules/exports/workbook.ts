@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from '../../lib/content-disposition.ts';
+import { offsetMsAt } from '@vetcall/shared/scheduling/zoned-time';
 
 /**
  * The one way the server builds spreadsheets (SPEC §2.12, §7 "Export to Excel"): every export of the
@@ -76,31 +77,9 @@ function numberCell(value: unknown): number | null {
 /** The wall-clock time of `date` in `timeZone`, as a Date whose UTC fields hold it (what Excel stores). */
 export function wallClock(date: Date, timeZone: string): Date {
   if (timeZone === 'UTC') return date;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(date)
-      .map((part) => [part.type, Number(part.value)]),
-  ) as Record<string, number>;
-  return new Date(
-    Date.UTC(
-      parts.year!,
-      parts.month! - 1,
-      parts.day!,
-      parts.hour!,
-      parts.minute!,
-      parts.second!,
-      date.getUTCMilliseconds(),
-    ),
-  );
+  // To the second, as a spreadsheet cell shows it.
+  const seconds = Math.floor(date.getTime() / 1000) * 1000;
+  return new Date(seconds + offsetMsAt(seconds, timeZone));
 }
 
 function dateValue(value: unknown): Date | null {
