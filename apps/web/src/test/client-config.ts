@@ -1,5 +1,6 @@
-import { vi } from 'vitest';
+import { clientConfigSchema } from '@vetcall/shared/schemas/client-config';
 import { type ClientConfig, loadClientConfig } from '../lib/client-config';
+import { fakeApi } from './fake-api';
 
 /** The server's public settings as tests start from; each test overrides what it is about. */
 export const TEST_CLIENT_CONFIG: ClientConfig = {
@@ -16,12 +17,10 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
 
 /** Loads the client config as the app does at start-up, from a stubbed /api/client-config. */
 export async function loadTestClientConfig(overrides: Partial<ClientConfig> = {}): Promise<void> {
-  const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-    new Response(JSON.stringify({ ...TEST_CLIENT_CONFIG, ...overrides }), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    }),
-  );
+  const api = fakeApi().answer('GET', '/api/client-config', clientConfigSchema, {
+    ...TEST_CLIENT_CONFIG,
+    ...overrides,
+  });
   await loadClientConfig();
-  fetchSpy.mockRestore();
+  api.fetch.mockRestore();
 }

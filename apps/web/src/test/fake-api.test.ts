@@ -55,6 +55,11 @@ describe('fakeApi', () => {
     },
   );
 
+  it('rejects like fetch offline for a network failure, without failing the test', async () => {
+    fakeApi().networkFailure('GET', '/api/products/1');
+    await expect(fetch('/api/products/1')).rejects.toBeInstanceOf(TypeError);
+  });
+
   it('answers unknown routes with 404 not_found', async () => {
     fakeApi();
     const response = await fetch('/api/nothing', { method: 'DELETE' });

@@ -40,7 +40,7 @@ export function fakeApi() {
       try {
         return await route.respond({ method, url, body, match });
       } catch (error) {
-        contractErrors.push(error);
+        if (!(error instanceof NetworkFailure)) contractErrors.push(error);
         throw error;
       }
     }
@@ -87,12 +87,18 @@ export function fakeApi() {
       routes.push({ method, path, respond: () => refusalResponse(refusal(status, body)) });
       return api;
     },
-    /**
-     * Answers `method path` with a Response built by the test: for what has no JSON contract (file
-     * downloads) or a network failure (`() => Promise.reject(new TypeError('Failed to fetch'))`).
-     */
+    /** Answers `method path` with a Response built by the test, for what has no JSON contract (files). */
     raw(method: HttpMethod, path: string | RegExp, respond: (request: FakeRequest) => Response | Promise<Response>) {
       routes.push({ method, path, respond });
+      return api;
+    },
+    /** `method path` never answers: fetch rejects as it does offline. */
+    networkFailure(method: HttpMethod, path: string | RegExp) {
+      routes.push({
+        method,
+        path,
+        respond: () => Promise.reject(new NetworkFailure('Failed to fetch')),
+      });
       return api;
     },
   };
@@ -128,12 +134,23 @@ interface Route {
   respond: (request: FakeRequest) => Response | Promise<Response>;
 }
 
-class Refusal {
+/** What `refusal()` makes; a handler returns it instead of data. */
+export class Refusal {
   constructor(
     readonly status: number,
     readonly body: ErrorAnswer,
   ) {}
 }
+
+/** A fake answer that breaks the API contract. */
+class ContractError extends Error {
+  constructor(message: string) {
+    super(`fake-api: ${message}`);
+  }
+}
+
+/** fetch's own error when the network fails; deliberate, so it does not fail the test. */
+class NetworkFailure extends TypeError {}
 
 function matchRoute(route: Route, method: string, url: string): RegExpExecArray | null {
   if (route.method !== method) return null;
@@ -145,13 +162,13 @@ function matchRoute(route: Route, method: string, url: string): RegExpExecArray 
 function parseAnswer(schema: z.ZodType, data: unknown, route: string): unknown {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
-  throw new Error(`fake-api: the answer to ${route} does not match its response schema:\n${result.error.message}`);
+  throw new ContractError(`the answer to ${route} does not match its response schema:\n${result.error.message}`);
 }
 
 function refusalResponse({ status, body }: Refusal): Response {
-  if (status < 400) throw new Error(`fake-api: a refusal needs a 4xx/5xx status, got ${status}`);
+  if (status < 400) throw new ContractError(`a refusal needs a 4xx/5xx status, got ${status}`);
   if (!(ERROR_CODES as readonly string[]).includes(body.error)) {
-    throw new Error(`fake-api: '${body.error}' is not one of the API's error codes`);
+    throw new ContractError(`'${body.error}' is not one of the API's error codes`);
   }
   return jsonResponse(status, body);
 }

@@ -1,14 +1,15 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { z } from 'zod';
+import { type AccessCode, accessCodeSchema } from '@vetcall/shared/schemas/access-code';
+import { fakeApi } from '../../test/fake-api';
 import { initTestI18n, withProviders } from '../../test/render';
 import { AccessCodesPanel } from './access-codes-panel';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-function fakeServer(answer?: (method: string, url: string, body: unknown) => Response | undefined) {
-  const codes = [
+/** A stand-in for the server at the network boundary: codes kept in memory, calls recorded. */
+function fakeServer() {
+  const codes: AccessCode[] = [
     {
       access_code_id: 1,
       code: 'DEMO-FREE',
@@ -26,24 +27,13 @@ function fakeServer(answer?: (method: string, url: string, body: unknown) => Res
       disabled: true,
     },
   ];
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    const method = init?.method ?? 'GET';
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ method, url, body });
-    const custom = answer?.(method, url, body);
-    if (custom) return custom;
-    if (method === 'GET') return json(200, codes);
-    const toggle = url.match(/\/(\d+)\/(disable|enable)$/);
-    if (method === 'PUT' && toggle) {
-      const code = codes.find((c) => c.access_code_id === Number(toggle[1]))!;
-      code.disabled = toggle[2] === 'disable';
-      return json(200, code);
-    }
-    return json(404, { error: 'not_found', message: 'x' });
-  });
-  return calls;
+  return fakeApi()
+    .answer('GET', '/api/appointmentsaccesscodes/', z.array(accessCodeSchema), () => codes)
+    .answer('PUT', /^\/api\/appointmentsaccesscodes\/(\d+)\/(disable|enable)$/, accessCodeSchema, ({ match }) => {
+      const code = codes.find((c) => c.access_code_id === Number(match[1]))!;
+      code.disabled = match[2] === 'disable';
+      return code;
+    });
 }
 
 describe('AccessCodesPanel', () => {
@@ -67,7 +57,7 @@ describe('AccessCodesPanel', () => {
   });
 
   it('disables and enables a code from its row', async () => {
-    const calls = fakeServer();
+    const { calls } = fakeServer();
     render(withProviders(<AccessCodesPanel />));
     await userEvent.click(await screen.findByRole('button', { name: 'Disable DEMO-FREE' }));
     expect(await screen.findByText('Access code DEMO-FREE disabled.')).toBeTruthy();
@@ -80,11 +70,11 @@ describe('AccessCodesPanel', () => {
   });
 
   it('checks the dates before sending, and shows a taken code on its field', async () => {
-    const calls = fakeServer((method) =>
-      method === 'POST'
-        ? json(409, { error: 'access_code_exists', message: 'x', fields: { code: 'taken' } })
-        : undefined,
-    );
+    const { calls } = fakeServer().refuse('POST', '/api/appointmentsaccesscodes/', 409, {
+      error: 'access_code_exists',
+      message: 'x',
+      fields: { code: 'taken' },
+    });
     render(withProviders(<AccessCodesPanel />));
     const form = (await screen.findByRole('heading', { name: 'New access code' })).closest('section')!;
     await userEvent.type(within(form).getByLabelText(/^Code/), 'demo-free');

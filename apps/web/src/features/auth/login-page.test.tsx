@@ -1,18 +1,12 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { loginResponseSchema } from '@vetcall/shared/schemas/auth';
 import { authStore } from '../../lib/auth-store';
 import { loadTestClientConfig } from '../../test/client-config';
+import { fakeApi } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { LoginPage } from './login-page';
-
-/** A stand-in for the server at the network boundary; the page and its form logic are real. */
-function serverAnswering(handler: (url: string, init?: RequestInit) => Response) {
-  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => handler(String(input), init));
-}
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('LoginPage', () => {
   beforeAll(async () => {
@@ -27,24 +21,20 @@ describe('LoginPage', () => {
   });
 
   it('shows translated field errors and sends nothing when the form is invalid', async () => {
-    const fetchSpy = serverAnswering(() => json(500, {}));
+    const api = fakeApi();
     renderRoutes([{ path: '/', element: <LoginPage /> }], '/');
     await userEvent.type(screen.getByLabelText(/^Email/), 'not-an-email');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Enter a valid email address.')).toBeTruthy();
     expect(screen.getByText('This field is required.')).toBeTruthy();
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(api.calls).toEqual([]);
   });
 
   it('stores the session and goes to the page of the access type', async () => {
-    const requests: { url: string; body: unknown }[] = [];
-    serverAnswering((url, init) => {
-      requests.push({ url, body: JSON.parse(String(init?.body)) });
-      return json(200, {
-        token: 'tok',
-        type: 'vet',
-        user: { user_id: 3, type: 'vet', name: 'Dr. Vet', email: 'vet@x.test', locale: 'en' },
-      });
+    const api = fakeApi().answer('POST', '/api/login/', loginResponseSchema, {
+      token: 'tok',
+      type: 'vet',
+      user: { user_id: 3, type: 'vet', name: 'Dr. Vet', email: 'vet@x.test', locale: 'en' },
     });
     const { router } = renderRoutes(
       [
@@ -57,13 +47,15 @@ describe('LoginPage', () => {
     await userEvent.type(screen.getByLabelText(/^Password/), 'secret-pass');
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/vet'));
-    expect(requests).toEqual([{ url: '/api/login/', body: { email: 'vet@x.test', password: 'secret-pass' } }]);
+    expect(api.calls).toEqual([
+      { method: 'POST', url: '/api/login/', body: { email: 'vet@x.test', password: 'secret-pass' } },
+    ]);
     expect(authStore.getState().token).toBe('tok');
     expect(window.localStorage.getItem('vetcall.token')).toBe('tok');
   });
 
   it("shows 'invalid login' when the server refuses", async () => {
-    serverAnswering(() => json(401, { error: 'invalid_login_attempt', message: 'x' }));
+    fakeApi().refuse('POST', '/api/login/', 401, { error: 'invalid_login_attempt', message: 'x' });
     renderRoutes([{ path: '/', element: <LoginPage /> }], '/');
     await userEvent.type(screen.getByLabelText(/^Email/), 'a@b.test');
     await userEvent.type(screen.getByLabelText(/^Password/), 'wrong-pass');

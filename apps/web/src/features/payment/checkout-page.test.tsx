@@ -2,16 +2,14 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
-import type { Checkout } from '@vetcall/shared/schemas/booking';
+import { type Checkout, type CheckoutPay, checkoutResultSchema, checkoutSchema } from '@vetcall/shared/schemas/booking';
 import { authStore } from '../../lib/auth-store';
+import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { CheckoutPage } from './checkout-page';
 import { leavePage } from './leave-page';
 
 vi.mock('./leave-page', () => ({ leavePage: vi.fn() }));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const checkout: Checkout = {
   payment_hash: 'pay_abc123',
@@ -28,20 +26,17 @@ const checkout: Checkout = {
 /** The built-in checkout's routes: the test cards behave as on the server. */
 function fakeCheckoutServer() {
   const bodies: unknown[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    if (url === '/api/payment/checkout/pay_abc123') return json(200, checkout);
-    if (url === '/api/payment/checkout/pay_abc123/pay') {
-      const body = JSON.parse(String(init?.body)) as { card_number: string };
+  fakeApi()
+    .answer('GET', '/api/payment/checkout/pay_abc123', checkoutSchema, checkout)
+    .answer('POST', '/api/payment/checkout/pay_abc123/pay', checkoutResultSchema, ({ body }) => {
       bodies.push(body);
-      return body.card_number.replace(/\s/g, '') === '4000000000000002'
-        ? json(402, { error: 'card_declined', message: 'declined' })
-        : json(200, { redirect_url: '/requestsent/pay_abc123' });
-    }
-    if (url === '/api/payment/checkout/pay_abc123/cancel')
-      return json(200, { redirect_url: '/customerdata?lang=en&access=customer&payment_canceled=1' });
-    return json(404, { error: 'not_found', message: url });
-  });
+      return (body as CheckoutPay).card_number.replace(/\s/g, '') === '4000000000000002'
+        ? refusal(402, { error: 'card_declined', message: 'declined' })
+        : { redirect_url: '/requestsent/pay_abc123' };
+    })
+    .answer('POST', '/api/payment/checkout/pay_abc123/cancel', checkoutResultSchema, {
+      redirect_url: '/customerdata?lang=en&access=customer&payment_canceled=1',
+    });
   return bodies;
 }
 

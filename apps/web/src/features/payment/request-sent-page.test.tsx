@@ -1,14 +1,12 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { PaymentLookup } from '@vetcall/shared/schemas/booking';
+import { confirmPaymentSchema, type PaymentLookup, paymentLookupSchema } from '@vetcall/shared/schemas/booking';
 import { authStore } from '../../lib/auth-store';
+import { type FakeApi, fakeApi, type Refusal, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { RequestSentPage } from './request-sent-page';
 import { loadTestClientConfig } from '../../test/client-config';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const paid: PaymentLookup = {
   payment_hash: 'pay_abc123',
@@ -23,23 +21,20 @@ const paid: PaymentLookup = {
 };
 const unpaid: PaymentLookup = { ...paid, status: 'TK_PendingPayment', paid: false };
 
-/** Answers the lookups in turn (the last one repeats) and records every call. */
-function fakeServer(lookups: { status: number; body: unknown }[]) {
-  const calls: string[] = [];
+/** Answers the lookups in turn (the last one repeats); every call is recorded. */
+function fakeServer(lookups: (PaymentLookup | Refusal)[]) {
   let served = 0;
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    calls.push(`${init?.method ?? 'GET'} ${url}`);
-    if (url === '/api/appointments/paymenthash/pay_abc123') {
+  return fakeApi()
+    .answer('GET', '/api/appointments/paymenthash/pay_abc123', paymentLookupSchema, () => {
       const answer = lookups[Math.min(served, lookups.length - 1)]!;
       served += 1;
-      return json(answer.status, answer.body);
-    }
-    if (url === '/api/appointments/confirmpayment/pay_abc123/en') return json(200, { success: true });
-    return json(404, { error: 'not_found', message: url });
-  });
-  return calls;
+      return answer;
+    })
+    .answer('PUT', '/api/appointments/confirmpayment/pay_abc123/en', confirmPaymentSchema, { success: true });
 }
+
+/** The calls made, as 'METHOD url'. */
+const requests = (api: FakeApi) => api.calls.map((call) => `${call.method} ${call.url}`);
 
 const routes = [
   { path: '/requestsent/:payment_hash', element: <RequestSentPage pollIntervalMs={5} pollAttempts={3} /> },
@@ -62,12 +57,12 @@ describe('RequestSentPage', () => {
   });
 
   it('looks the payment up, confirms it in the current language and goes on to Request Confirmed', async () => {
-    const calls = fakeServer([{ status: 200, body: paid }]);
+    const api = fakeServer([paid]);
     const { router } = renderRoutes(routes, '/requestsent/pay_abc123');
 
     expect(screen.getByRole('status').textContent).toContain('Validating your payment');
     expect(await screen.findByText(/Your request has been sent to our specialist/)).toBeTruthy();
-    expect(calls).toEqual([
+    expect(requests(api)).toEqual([
       'GET /api/appointments/paymenthash/pay_abc123',
       'PUT /api/appointments/confirmpayment/pay_abc123/en',
     ]);
@@ -84,49 +79,46 @@ describe('RequestSentPage', () => {
   });
 
   it('asks again while the payment is not marked paid yet (a late webhook)', async () => {
-    const calls = fakeServer([
-      { status: 200, body: unpaid },
-      { status: 200, body: paid },
-    ]);
+    const api = fakeServer([unpaid, paid]);
     renderRoutes(routes, '/requestsent/pay_abc123');
 
     expect(await screen.findByText(/Your request has been sent/)).toBeTruthy();
-    expect(calls.filter((call) => call.startsWith('GET'))).toHaveLength(2);
-    expect(calls.filter((call) => call.startsWith('PUT'))).toHaveLength(1);
+    expect(requests(api).filter((call) => call.startsWith('GET'))).toHaveLength(2);
+    expect(requests(api).filter((call) => call.startsWith('PUT'))).toHaveLength(1);
   });
 
   it('shows the payment problem with the support contact when the payment is unknown', async () => {
-    const calls = fakeServer([{ status: 404, body: { error: 'invalid_payment_hash', message: 'unknown' } }]);
+    const api = fakeServer([refusal(404, { error: 'invalid_payment_hash', message: 'unknown' })]);
     renderRoutes(routes, '/requestsent/pay_abc123');
 
     const alert = await within(await screen.findByRole('main')).findByRole('alert');
     expect(alert.textContent).toContain('There was a problem validating your payment');
     expect(alert.textContent).toContain('support@vetcall.test');
     expect(alert.textContent).toContain('pay_abc123');
-    expect(calls).toEqual(['GET /api/appointments/paymenthash/pay_abc123']);
+    expect(requests(api)).toEqual(['GET /api/appointments/paymenthash/pay_abc123']);
   });
 
   it('gives up after the last look when the payment never becomes paid, and can try again', async () => {
-    const calls = fakeServer([{ status: 200, body: unpaid }]);
+    const api = fakeServer([unpaid]);
     renderRoutes(routes, '/requestsent/pay_abc123');
 
     expect((await within(await screen.findByRole('main')).findByRole('alert')).textContent).toContain(
       'There was a problem validating your payment',
     );
-    expect(calls).toHaveLength(3);
-    expect(calls.some((call) => call.startsWith('PUT'))).toBe(false);
+    expect(requests(api)).toHaveLength(3);
+    expect(requests(api).some((call) => call.startsWith('PUT'))).toBe(false);
 
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    await waitFor(() => expect(calls).toHaveLength(6));
+    await waitFor(() => expect(requests(api)).toHaveLength(6));
   });
 
   it('does not confirm a payment that failed or was canceled', async () => {
-    const calls = fakeServer([{ status: 200, body: { ...unpaid, status: 'TK_Canceled' } }]);
+    const api = fakeServer([{ ...unpaid, status: 'TK_Canceled' }]);
     renderRoutes(routes, '/requestsent/pay_abc123');
 
     expect((await within(await screen.findByRole('main')).findByRole('alert')).textContent).toContain(
       'There was a problem validating your payment',
     );
-    expect(calls).toEqual(['GET /api/appointments/paymenthash/pay_abc123']);
+    expect(requests(api)).toEqual(['GET /api/appointments/paymenthash/pay_abc123']);
   });
 });

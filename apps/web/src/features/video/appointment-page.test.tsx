@@ -4,16 +4,19 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { PIN_CONNECTING_DELAY_MS } from '@vetcall/shared/constants';
 import en from '@vetcall/shared/i18n/en.json';
-import type { PinLookup } from '@vetcall/shared/schemas/video';
+import {
+  type PinLookup,
+  pinLookupSchema,
+  type RoomWindowError,
+  roomWindowErrorSchema,
+} from '@vetcall/shared/schemas/video';
 import { formatDateTime } from '../../lib/format';
 import { loadTestClientConfig } from '../../test/client-config';
+import { fakeApi, type Refusal, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes, withProviders } from '../../test/render';
 import { AppointmentPage } from './appointment-page';
 import type { JitsiMeetExternalApiConstructor } from './jitsi/load-jitsi-api';
 import { FakeJitsiApi } from '../../test/fake-jitsi-api';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const lookup: PinLookup = {
   user_email: 'ana@vetcall.test',
@@ -24,15 +27,15 @@ const lookup: PinLookup = {
   closes_at: '2030-03-14T11:30:00.000Z',
 };
 
-/** The PIN lookup answers `answer` (a fresh Response each time); every requested URL is kept. */
-function stubLookup(answer: () => Response | Promise<Response>) {
-  const urls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    urls.push(String(input));
-    return answer();
-  });
-  return urls;
+const PIN_LOOKUP = /^\/api\/appointments\/pin\//;
+
+/** The PIN lookup answers `answer` (the lookup or a refusal); every requested URL is kept. */
+function stubLookup(answer: PinLookup | Refusal) {
+  return fakeApi().answer('GET', PIN_LOOKUP, pinLookupSchema, () => answer);
 }
+
+/** The 409 of a PIN outside the room's window, held to its schema. */
+const outsideWindow = (body: RoomWindowError) => refusal(409, roomWindowErrorSchema.parse(body));
 
 const routes = [{ path: '/appointment/:pin?', element: <AppointmentPage /> }];
 const pinInput = () => screen.getByLabelText(/^PIN/) as HTMLInputElement;
@@ -62,7 +65,7 @@ describe('AppointmentPage', () => {
   });
 
   it('shows the PIN field filled from the address', () => {
-    stubLookup(() => json(200, lookup));
+    stubLookup(lookup);
     renderRoutes(routes, '/appointment/123456?lang=en');
     const input = pinInput();
     expect(input.value).toBe('123456');
@@ -90,16 +93,16 @@ describe('AppointmentPage', () => {
     ['', en.validation.required],
     ['12345', en.validation.invalid_format],
   ])('refuses the PIN %j without asking the server', async (pin, message) => {
-    const urls = stubLookup(() => json(200, lookup));
+    const api = stubLookup(lookup);
     renderRoutes(routes, '/appointment/123456?lang=en');
     await connectWith(pin);
     expect(await screen.findByText(message)).toBeTruthy();
     expect(pinInput().getAttribute('aria-invalid')).toBe('true');
-    expect(urls).toEqual([]);
+    expect(api.urls).toEqual([]);
   });
 
   it('says when no appointment has the PIN', async () => {
-    const urls = stubLookup(() => json(404, { error: 'pin_not_found', message: 'Not found' }));
+    const api = stubLookup(refusal(404, { error: 'pin_not_found', message: 'Not found' }));
     renderRoutes(routes, '/appointment/123456?lang=en');
     await userEvent.click(connectButton());
     const alert = await screen.findByRole('alert');
@@ -107,15 +110,15 @@ describe('AppointmentPage', () => {
     expect(alert.textContent).toContain(en.errors.pin_not_found);
     // The notice takes the focus, so a screen reader hears it.
     await waitFor(() => expect(document.activeElement?.contains(alert)).toBe(true));
-    expect(urls).toEqual(['/api/appointments/pin/123456']);
+    expect(api.urls).toEqual(['/api/appointments/pin/123456']);
     // The PIN stays for another try, and nothing was stored.
     expect(pinInput().value).toBe('123456');
     expect(window.sessionStorage.getItem('vetcall.room')).toBeNull();
   });
 
   it('says when the room opens when it is too early', async () => {
-    stubLookup(() =>
-      json(409, {
+    stubLookup(
+      outsideWindow({
         error: 'room_not_open',
         message: 'Not yet',
         opens_at: lookup.opens_at,
@@ -131,8 +134,8 @@ describe('AppointmentPage', () => {
   });
 
   it('says when the room closed when it is too late', async () => {
-    stubLookup(() =>
-      json(409, { error: 'room_closed', message: 'Over', opens_at: lookup.opens_at, closes_at: lookup.closes_at }),
+    stubLookup(
+      outsideWindow({ error: 'room_closed', message: 'Over', opens_at: lookup.opens_at, closes_at: lookup.closes_at }),
     );
     renderRoutes(routes, '/appointment/123456?lang=en');
     await userEvent.click(connectButton());
@@ -141,14 +144,14 @@ describe('AppointmentPage', () => {
   });
 
   it('says when there were too many attempts', async () => {
-    stubLookup(() => json(429, { error: 'too_many_requests', message: 'Slow down' }));
+    stubLookup(refusal(429, { error: 'too_many_requests', message: 'Slow down' }));
     renderRoutes(routes, '/appointment/123456?lang=en');
     await userEvent.click(connectButton());
     expect((await screen.findByRole('alert')).textContent).toContain(en.errors.too_many_requests);
   });
 
   it('says when the server cannot be reached', async () => {
-    stubLookup(() => Promise.reject(new TypeError('Failed to fetch')));
+    fakeApi().networkFailure('GET', PIN_LOOKUP);
     renderRoutes(routes, '/appointment/123456?lang=en');
     await userEvent.click(connectButton());
     expect((await screen.findByRole('alert')).textContent).toContain(en.errors.network_error);
@@ -156,7 +159,7 @@ describe('AppointmentPage', () => {
 
   it('connects for a moment, opens the room, and comes back to the PIN when the person leaves', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const urls = stubLookup(() => json(200, lookup));
+    const api = stubLookup(lookup);
     renderRoutes(routes, '/appointment/123456?lang=en');
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await user.click(connectButton());
@@ -164,7 +167,7 @@ describe('AppointmentPage', () => {
     const status = await screen.findByText('Connecting…');
     expect(status).toBeTruthy();
     expect(screen.getByText('Welcome, Ana Dona. Preparing your consultation room…')).toBeTruthy();
-    expect(urls).toEqual(['/api/appointments/pin/123456']);
+    expect(api.urls).toEqual(['/api/appointments/pin/123456']);
     expect(JSON.parse(window.sessionStorage.getItem('vetcall.room')!)).toEqual({ pin: '123456', hash: lookup.hash });
     expect(FakeJitsiApi.instances).toHaveLength(0);
 
@@ -190,7 +193,7 @@ describe('AppointmentPage', () => {
 
   it('keeps the connecting screen until the delay has passed', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    stubLookup(() => json(200, lookup));
+    stubLookup(lookup);
     renderRoutes(routes, '/appointment/123456?lang=en');
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     await user.click(connectButton());
