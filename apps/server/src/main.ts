@@ -23,7 +23,7 @@ async function main() {
   const context = createContext(config, database, {
     // The job's kind and id only: its payload may hold personal data.
     onJobError: (error, job) =>
-      log?.error(
+      logs.app?.error(
         { err: error, job: job && { id: job.id, kind: job.kind, attempts: job.attempts } },
         'job attempt failed',
       ),
