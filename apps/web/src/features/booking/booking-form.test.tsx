@@ -1,15 +1,16 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
+import { accessCodeValidationSchema } from '@vetcall/shared/schemas/access-code';
+import { appointmentCreatedSchema, quoteSchema } from '@vetcall/shared/schemas/booking';
 import type { Pet } from '@vetcall/shared/schemas/pet';
+import { vetUserIdsSchema } from '@vetcall/shared/schemas/scheduling';
 import { authStore } from '../../lib/auth-store';
 import { loadTestClientConfig } from '../../test/client-config';
+import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { BookingForm } from './booking-form';
 import { forgetSchedulerEvents } from './scheduler-events';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** Three days ahead: inside the booking window (tests run with TZ=UTC). */
 const DATE = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
@@ -26,42 +27,43 @@ interface Calls {
   created: { data: Record<string, unknown>; files: string[] }[];
 }
 
-function server(options: { availableVetIds?: number[]; createStatus?: number } = {}): Calls {
+function server(options: { availableVetIds?: number[]; refuseCreate?: boolean } = {}): Calls {
   const calls: Calls = { created: [] };
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    if (url.startsWith('/api/vets/withavailability/')) return json(200, options.availableVetIds ?? [11]);
-    if (url === '/api/appointmentsaccesscodes/validate') {
-      const { code } = JSON.parse(String(init?.body)) as { code: string };
-      return json(200, { valid: code === 'DEMO-NORMAL', included: false });
-    }
-    if (url.startsWith('/api/appointments/quote?')) {
-      return json(200, {
-        price_cents: 2125,
-        list_price_cents: 2500,
-        discount_percent: 15,
-        item_name: 'Video consultation',
-        included: false,
-        currency: 'EUR',
-      });
-    }
-    if (url === '/api/appointments' && init?.method === 'POST') {
-      const form = init.body as FormData;
-      calls.created.push({
-        data: JSON.parse(String(form.get('appointment_data'))) as Record<string, unknown>,
-        files: form.getAll('files[]').map((file) => (file as File).name),
-      });
-      if (options.createStatus) return json(options.createStatus, { error: 'hold_expired', message: 'lapsed' });
-      return json(201, {
-        appointment_hash: 'a'.repeat(22),
-        payment_hash: 'p'.repeat(22),
-        price_cents: 2125,
-        item_name: 'Video consultation',
-        included: false,
-      });
-    }
-    return json(404, { error: 'not_found', message: url });
-  });
+  fakeApi()
+    .answer('GET', /^\/api\/vets\/withavailability\//, vetUserIdsSchema, options.availableVetIds ?? [11])
+    .answer('POST', '/api/appointmentsaccesscodes/validate', accessCodeValidationSchema, ({ body }) => ({
+      valid: (body as { code: string }).code === 'DEMO-NORMAL',
+      included: false,
+    }))
+    .answer('GET', '/api/appointments/quote', quoteSchema, {
+      price_cents: 2125,
+      list_price_cents: 2500,
+      discount_percent: 15,
+      item_name: 'Video consultation',
+      included: false,
+      currency: 'EUR',
+    })
+    .answer(
+      'POST',
+      '/api/appointments',
+      appointmentCreatedSchema,
+      ({ body }) => {
+        const form = body as FormData;
+        calls.created.push({
+          data: JSON.parse(String(form.get('appointment_data'))) as Record<string, unknown>,
+          files: form.getAll('files[]').map((file) => (file as File).name),
+        });
+        if (options.refuseCreate) return refusal(409, { error: 'hold_expired', message: 'lapsed' });
+        return {
+          appointment_hash: 'a'.repeat(22),
+          payment_hash: 'p'.repeat(22),
+          price_cents: 2125,
+          item_name: 'Video consultation',
+          included: false,
+        };
+      },
+      { status: 201 },
+    );
   return calls;
 }
 
@@ -190,7 +192,7 @@ describe('BookingForm', () => {
   });
 
   it('shows the form again with the reason when the request fails', async () => {
-    server({ createStatus: 409 });
+    server({ refuseCreate: true });
     renderRoutes(
       [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
       '/customer',

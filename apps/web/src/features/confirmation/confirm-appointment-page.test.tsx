@@ -1,12 +1,15 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AppointmentInfo } from '@vetcall/shared/schemas/booking';
+import type { z } from 'zod';
+import {
+  type AppointmentInfo,
+  appointmentInfoSchema,
+  confirmAppointmentResultSchema,
+} from '@vetcall/shared/schemas/booking';
+import { fakeApi, type Refusal, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { ConfirmAppointmentPage } from './confirm-appointment-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const HASH = 'appt_hash_0123456789';
 const NOW = new Date('2030-03-01T09:00:00.000Z');
@@ -26,20 +29,20 @@ const wallClock = (iso: string) => {
   return new Date(instant.getTime() - instant.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-function fakeServer(appointment: AppointmentInfo, confirmAnswers: { status: number; body: unknown }[]) {
+type ConfirmAnswer = z.input<typeof confirmAppointmentResultSchema> | Refusal;
+
+/** The confirmation routes: the appointment's public info, and the confirm answers in turn (the last repeats). */
+function fakeServer(appointment: AppointmentInfo, confirmAnswers: ConfirmAnswer[]) {
   const confirmBodies: unknown[] = [];
-  const authHeaders: (string | undefined)[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const url = String(input);
-    authHeaders.push((init?.headers as Record<string, string> | undefined)?.authorization);
-    if (url === `/api/appointments/info/${HASH}`) return json(200, appointment);
-    if (url === `/api/appointments/confirm/${HASH}` && init?.method === 'POST') {
-      confirmBodies.push(JSON.parse(String(init.body)));
-      const answer = confirmAnswers[Math.min(confirmBodies.length - 1, confirmAnswers.length - 1)]!;
-      return json(answer.status, answer.body);
-    }
-    return json(404, { error: 'not_found', message: url });
-  });
+  const api = fakeApi()
+    .answer('GET', `/api/appointments/info/${HASH}`, appointmentInfoSchema, appointment)
+    .answer('POST', `/api/appointments/confirm/${HASH}`, confirmAppointmentResultSchema, ({ body }) => {
+      confirmBodies.push(body);
+      return confirmAnswers[Math.min(confirmBodies.length - 1, confirmAnswers.length - 1)]!;
+    });
+  /** The authorization header of every call so far. */
+  const authHeaders = () =>
+    api.fetch.mock.calls.map(([, init]) => (init?.headers as Record<string, string> | undefined)?.authorization);
   return { confirmBodies, authHeaders };
 }
 
@@ -86,7 +89,7 @@ describe('ConfirmAppointmentPage', () => {
   });
 
   it('confirms with the booked time in the browser zone and links to the appointment', async () => {
-    const { confirmBodies, authHeaders } = fakeServer(info, [{ status: 200, body: { appointment_pin: '123456' } }]);
+    const { confirmBodies, authHeaders } = fakeServer(info, [{ appointment_pin: '123456' }]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
 
     expect(await screen.findByText('Rex')).toBeTruthy();
@@ -111,13 +114,13 @@ describe('ConfirmAppointmentPage', () => {
         timezone_diff: 0 - new Date(info.schedule).getTimezoneOffset() * 60,
       },
     ]);
-    expect(authHeaders.every((header) => header === undefined)).toBe(true);
+    expect(authHeaders().every((header) => header === undefined)).toBe(true);
   });
 
   it('says it cannot activate the appointment, and goes back to the form with the values kept', async () => {
     const { confirmBodies } = fakeServer(info, [
-      { status: 400, body: { error: 'cant_activate_appointment', message: 'no' } },
-      { status: 200, body: { appointment_pin: '654321' } },
+      refusal(400, { error: 'cant_activate_appointment', message: 'no' }),
+      { appointment_pin: '654321' },
     ]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
@@ -142,7 +145,7 @@ describe('ConfirmAppointmentPage', () => {
   });
 
   it('shows a taken slot on the form', async () => {
-    fakeServer(info, [{ status: 409, body: { error: 'slot_taken', message: 'taken' } }]);
+    fakeServer(info, [refusal(409, { error: 'slot_taken', message: 'taken' })]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
 
@@ -156,7 +159,7 @@ describe('ConfirmAppointmentPage', () => {
   });
 
   it('checks the email and the time before sending', async () => {
-    const { confirmBodies } = fakeServer(info, [{ status: 200, body: { appointment_pin: '123456' } }]);
+    const { confirmBodies } = fakeServer(info, [{ appointment_pin: '123456' }]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
     await screen.findByText('Rex');
     // Earlier today: the date field offers nothing before today, the time list does.
@@ -170,7 +173,7 @@ describe('ConfirmAppointmentPage', () => {
   });
 
   it('tells the vet an appointment is already confirmed, and confirms it again', async () => {
-    fakeServer({ ...info, status: 'TK_Confirmed' }, [{ status: 200, body: { appointment_pin: '123456' } }]);
+    fakeServer({ ...info, status: 'TK_Confirmed' }, [{ appointment_pin: '123456' }]);
     renderRoutes(routes, `/confirmappointment/${HASH}`);
 
     expect(await screen.findByText(/This appointment is already confirmed/)).toBeTruthy();
@@ -187,7 +190,7 @@ describe('ConfirmAppointmentPage', () => {
   });
 
   it('says when the link is not valid', async () => {
-    vi.spyOn(globalThis, 'fetch').mockResolvedValue(json(404, { error: 'not_found', message: 'no' }));
+    fakeApi();
     renderRoutes(routes, `/confirmappointment/${HASH}`);
 
     expect((await main().findByRole('alert')).textContent).toBe('This confirmation link is not valid.');

@@ -246,7 +246,9 @@ describe('AppointmentDetail', () => {
     const calls = fakeServer(asCustomer, []);
     vi.mocked(uploadAppointmentFiles).mockImplementation(async (data, files, onProgress) => {
       onProgress?.(0.5);
-      return files.map((file, index) => storedFile({ file_id: 20 + index, file_name: file.name }));
+      // The upload goes through XMLHttpRequest, not fetch: its answer is held to the route's schema here.
+      const created = files.map((file, index) => storedFile({ file_id: 20 + index, file_name: file.name }));
+      return z.array(appointmentFileSchema).parse(created);
     });
     renderDetail();
     const dialog = await screen.findByRole('dialog', { name: 'Appointment 12' });
