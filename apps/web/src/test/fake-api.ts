@@ -13,7 +13,7 @@ import { type ApiErrorBody, ERROR_CODES } from '@vetcall/shared/error-codes';
  *
  * ```ts
  * const api = fakeApi()
- *   .answer('GET', '/api/products', productListSchema, products)
+ *   .answer('GET', '/api/products/en', z.array(productSchema), products)
  *   .answer('PUT', /^\/api\/products\/price\/(\d+)/, productSchema, ({ match, body }) => ...)
  *   .refuse('DELETE', /^\/api\/products\//, 409, { error: 'error_removing_product', message: 'x' });
  * expect(api.calls).toContainEqual({ method: 'PUT', url: '/api/products/price/1?lang=en', body: { price: 27.5 } });
