@@ -22,6 +22,7 @@ import { appointmentRoutes } from './modules/appointments/booking.routes.ts';
 import { calendarFeedRoutes, icsFeedRoutes } from './modules/ics-feed/ics-feed.routes.ts';
 import { appointmentConfirmationRoutes } from './modules/appointments/confirmation.routes.ts';
 import { appointmentFileRoutes } from './modules/appointments/files.routes.ts';
+import { appointmentLifecycleRoutes } from './modules/appointments/lifecycle.routes.ts';
 import { appointmentRecordRoutes, vetAppointmentRoutes } from './modules/appointments/records.routes.ts';
 import { paymentLookupRoutes } from './modules/appointments/payment-lookup.routes.ts';
 import { paymentRoutes } from './modules/payments/payments.routes.ts';
@@ -117,6 +118,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(paymentLookupRoutes, { prefix: '/api/appointments', context });
   await app.register(appointmentRecordRoutes, { prefix: '/api/appointments', context });
   await app.register(appointmentFileRoutes, { prefix: '/api/appointments', context });
+  await app.register(appointmentLifecycleRoutes, { prefix: '/api/appointments', context });
   await app.register(vetAppointmentRoutes, { prefix: '/api/vets', context });
   await app.register(paymentRoutes, { prefix: '/api/payment', context });
   await app.register(roomAccessRoutes, { prefix: '/api/appointments', context });

@@ -9,6 +9,8 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/m
 import { createJobWorker, type JobWorkerOptions } from './jobs/job-worker.ts';
 import { MAIL_JOB, mailJobHandler } from './providers/mail/mail-outbox.ts';
 import { createSecrets } from './secrets.ts';
+import { REFUND_JOB, refundJobHandler } from './modules/appointments/refunds.ts';
+import { stripeClientFor } from './providers/payments/stripe.ts';
 
 export function createMailer(config: Config): Mailer {
   return config.smtpUrl
@@ -43,11 +45,13 @@ export function createContext(
   const clock = overrides.clock ?? systemClock;
   const mailer = overrides.mailer ?? createMailer(config);
   const secrets = createSecrets(config);
+  const stripe = stripeClientFor(config.payment);
   const jobs = createJobWorker({
     db: database.db,
     clock,
     handlers: {
       [MAIL_JOB]: mailJobHandler({ mailer, secrets, host: new URL(config.publicUrl).hostname }),
+      ...(stripe ? { [REFUND_JOB]: refundJobHandler({ db: database.db, clock, stripe }) } : {}),
     },
     onError: overrides.onJobError,
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES } from './appointment-status.ts';
 import {
+  cancellationTerms,
   canAddFilesAs,
   canRemoveFile,
   editableFieldOf,
@@ -36,5 +37,46 @@ describe('appointment rules', () => {
     expect(uploadCapFor('customer')).toBe(20_971_520);
     expect(uploadCapFor('vet')).toBe(41_943_040);
     expect(uploadCapFor('manager')).toBe(41_943_040);
+  });
+});
+
+describe('cancellation terms', () => {
+  const start = new Date('2026-11-20T11:00:00Z');
+  const at = (iso: string) => new Date(iso);
+  const confirmed = { status: 'TK_Confirmed' as const, schedule: start, durationMinutes: 30, priceCents: 2500 };
+
+  it('refund a customer until 24 hours before the start, then cancel without a refund until the start', () => {
+    expect(cancellationTerms('customer', confirmed, at('2026-11-19T11:00:00Z'))).toEqual({
+      allowed: true,
+      refund: true,
+    });
+    expect(cancellationTerms('customer', confirmed, at('2026-11-19T11:00:01Z'))).toEqual({
+      allowed: true,
+      refund: false,
+    });
+    expect(cancellationTerms('customer', confirmed, start)).toEqual({ allowed: false, reason: 'cancellation_closed' });
+  });
+
+  it('let staff cancel until the end, always refunded; free appointments have nothing to refund', () => {
+    expect(cancellationTerms('vet', confirmed, at('2026-11-20T11:29:59Z'))).toEqual({ allowed: true, refund: true });
+    expect(cancellationTerms('manager', confirmed, at('2026-11-20T11:30:00Z'))).toMatchObject({ allowed: false });
+    expect(cancellationTerms('vet', { ...confirmed, priceCents: 0 }, at('2026-11-18T00:00:00Z'))).toEqual({
+      allowed: true,
+      refund: false,
+    });
+  });
+
+  it('cancel an unpaid appointment with nothing to refund, and refuse final ones', () => {
+    const pending = { ...confirmed, status: 'TK_PendingPayment' as const };
+    expect(cancellationTerms('customer', pending, at('2026-11-18T00:00:00Z'))).toEqual({
+      allowed: true,
+      refund: false,
+    });
+    for (const status of ['TK_Completed', 'TK_Canceled', 'TK_PaymentFailed'] as const) {
+      expect(cancellationTerms('manager', { ...confirmed, status }, at('2026-11-18T00:00:00Z'))).toEqual({
+        allowed: false,
+        reason: 'invalid_transition',
+      });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { AppointmentStatus } from './appointment-status.ts';
-import { MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from './constants.ts';
+import { FREE_CANCELLATION_BEFORE_START_MS, MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from './constants.ts';
 import type { UserType } from './roles.ts';
 
 /**
@@ -45,3 +45,32 @@ export const canRemoveFile = (viewer: AppointmentViewer, uploadedBy: UserType | 
 /** The total of one appointment's files: 20 MB when a customer adds them, 40 MB for staff. */
 export const uploadCapFor = (role: UserType): number =>
   role === 'customer' ? MAX_CUSTOMER_UPLOAD_BYTES : MAX_STAFF_UPLOAD_BYTES;
+
+/** What cancelling would do now: refused (and why), or allowed with or without a refund. */
+export type CancellationTerms =
+  { allowed: false; reason: 'invalid_transition' | 'cancellation_closed' } | { allowed: true; refund: boolean };
+
+/**
+ * Who may cancel, until when, and with what refund. A customer cancels their own until the start, refunded
+ * in full until 24 hours before it (later, the screen warns that nothing is refunded); a vet (their own
+ * appointments) and a manager until its end, always refunded. An appointment still waiting for its payment
+ * is cancelled with nothing to refund. Completed, cancelled and failed appointments are final.
+ */
+export function cancellationTerms(
+  viewer: AppointmentViewer,
+  appointment: { status: AppointmentStatus; schedule: Date; durationMinutes: number; priceCents: number },
+  now: Date,
+): CancellationTerms {
+  const { status } = appointment;
+  if (status === 'TK_PendingPayment') return { allowed: true, refund: false };
+  if (status !== 'TK_Requested' && status !== 'TK_Confirmed') return { allowed: false, reason: 'invalid_transition' };
+  const start = appointment.schedule.getTime();
+  const paid = appointment.priceCents > 0;
+  if (viewer === 'customer') {
+    if (now.getTime() >= start) return { allowed: false, reason: 'cancellation_closed' };
+    return { allowed: true, refund: paid && now.getTime() <= start - FREE_CANCELLATION_BEFORE_START_MS };
+  }
+  const end = start + appointment.durationMinutes * 60_000;
+  if (now.getTime() >= end) return { allowed: false, reason: 'cancellation_closed' };
+  return { allowed: true, refund: paid };
+}

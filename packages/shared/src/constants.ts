@@ -44,3 +44,8 @@ export const CURRENCY = 'EUR';
 export const MAX_PASSWORD_LENGTH = 128;
 /** RFC 5321 caps a forward path at 256 octets including brackets; 254 is the usable address length. */
 export const MAX_EMAIL_LENGTH = 254;
+
+/** A customer's cancellation is refunded in full until this long before the start (docs/product-rules.md#states). */
+export const FREE_CANCELLATION_BEFORE_START_MS = 24 * 60 * 60 * 1000;
+/** The longest reason a cancellation may carry. */
+export const CANCEL_REASON_MAX = 500;

@@ -35,6 +35,9 @@ export const ERROR_CODES = [
   'calendar_token_invalid',
   'calendar_provider_unavailable',
   'builtin_calendar_disabled',
+  // the appointment's life after booking
+  'invalid_transition',
+  'cancellation_closed',
   // booking, payment and confirmation
   'hold_not_found',
   'hold_expired',

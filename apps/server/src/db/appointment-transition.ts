@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { statusesLeadingTo, type AppointmentStatus } from '@vetcall/shared/appointment-status';
 import type { Database } from './client.ts';
 import { appointments } from './schema.ts';
@@ -7,13 +7,14 @@ export type AppointmentRow = typeof appointments.$inferSelect;
 
 /** Columns a transition may set along with the status (never the status, its date or the identity). */
 export type TransitionColumns = Partial<
-  Omit<typeof appointments.$inferInsert, 'id' | 'status' | 'statusDate' | 'hash' | 'createdAt'>
+  Omit<typeof appointments.$inferInsert, 'id' | 'status' | 'statusDate' | 'hash' | 'createdAt' | 'calendarSequence'>
 >;
 
 /**
  * The only way the server changes an appointment's status (docs/appointment-lifecycle.md).
  *
- * One conditional UPDATE: `status = to, status_date = now` (and `extra` columns) WHERE the id matches AND
+ * One conditional UPDATE: `status = to, status_date = now`, the calendar SEQUENCE one more (and `extra`
+ * columns) WHERE the id matches AND
  * the current status may lead to `to` (APPOINTMENT_TRANSITIONS). Answers the updated row, or null when
  * the appointment does not exist or its status does not allow the move (already there, final, or moved
  * on by someone else) — callers decide whether null is an error or an idempotent no-op.
@@ -33,7 +34,7 @@ export async function transitionAppointment(
   if (from.length === 0) return null;
   const [row] = await db
     .update(appointments)
-    .set({ ...extra, status: to, statusDate: now })
+    .set({ ...extra, status: to, statusDate: now, calendarSequence: sql`${appointments.calendarSequence} + 1` })
     .where(and(eq(appointments.id, appointmentId), inArray(appointments.status, from)))
     .returning();
   return row ?? null;

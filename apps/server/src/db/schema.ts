@@ -204,6 +204,18 @@ export const appointments = pgTable(
     /** When the 'request received' mails went out: they go once. */
     requestNotifiedAt: timestamp('request_notified_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** Who cancelled (TK_Canceled), when and why; null while not cancelled. */
+    canceledAt: timestamp('canceled_at', { withTimezone: true }),
+    canceledByUserId: integer('canceled_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    cancelReason: text('cancel_reason'),
+    /** The refund of a cancelled, paid appointment: 'none' (nothing to give back), 'pending', 'refunded'. */
+    refundStatus: text('refund_status', { enum: ['none', 'pending', 'refunded'] }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * The iCalendar SEQUENCE of the appointment's event (feed and mailed invitations share its UID): one
+     * more at every change of status or time, so calendars take the newest version.
+     */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
     /** HMAC-SHA-256 (server secret) of each PIN: found by PIN, not readable from the database. */
     customerPinHash: text('customer_pin_hash'),
     vetPinHash: text('vet_pin_hash'),

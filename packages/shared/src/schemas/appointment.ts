@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APPOINTMENT_STATUSES } from '../appointment-status.ts';
 import { DESCRIPTION_MAX } from './booking.ts';
 import { requiredText } from './fields.ts';
+import { CANCEL_REASON_MAX } from '../constants.ts';
 
 /**
  * Appointment detail, edit, files and lists (SPEC §2.11–§2.14, §3 Appointment and Appointment file, §7).
@@ -158,3 +159,9 @@ export const vetCustomerSchema = z.object({
   tax_id: z.string(),
 });
 export type VetCustomer = z.infer<typeof vetCustomerSchema>;
+
+/** POST /api/appointments/{appointment_id}/cancel: an optional reason, told to the other party. */
+export const cancelAppointmentSchema = z.object({
+  reason: z.string({ error: 'invalid_type' }).trim().max(CANCEL_REASON_MAX, { error: 'too_long' }).optional(),
+});
+export type CancelAppointmentInput = z.input<typeof cancelAppointmentSchema>;

@@ -3,6 +3,7 @@ import { translate } from '../../i18n.ts';
 import type { MailMessage } from '../../providers/mail/mailer.ts';
 import { renderEmail } from '../../providers/mail/templates.ts';
 import { writeCalendar } from '../ics-feed/ics-calendar.ts';
+import { organizerOf } from '../../lib/mailbox.ts';
 
 /**
  * The 'appointment confirmed' mail of one party (SPEC §2.8 "an email was sent to both parties"): in the
@@ -28,6 +29,8 @@ export interface ConfirmationMailInput {
     end: Date;
     dtstamp: Date;
     sequence: number;
+    /** MAIL_FROM: the clinic organizes every invitation. */
+    mailFrom: string;
   };
 }
 
@@ -54,6 +57,7 @@ export function buildConfirmationMail(input: ConfirmationMailInput): MailMessage
 
   const ics = writeCalendar({
     prodId: '-//VetCall//Appointment//EN',
+    method: 'REQUEST',
     events: [
       {
         uid: input.calendar.uid,
@@ -65,6 +69,8 @@ export function buildConfirmationMail(input: ConfirmationMailInput): MailMessage
         status: 'CONFIRMED',
         sequence: input.calendar.sequence,
         url: input.joinUrl,
+        organizer: organizerOf(input.calendar.mailFrom),
+        attendee: { name: input.name, email: input.to },
       },
     ],
   });
@@ -77,7 +83,7 @@ export function buildConfirmationMail(input: ConfirmationMailInput): MailMessage
         filename: 'appointment.ics',
         // Bytes (sent base64), not a string: nodemailer sends a string as text with LF line ends; RFC 5545 wants CRLF.
         content: Buffer.from(ics, 'utf8'),
-        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        contentType: 'text/calendar; charset=utf-8; method=REQUEST',
       },
     ],
   };

@@ -10,7 +10,6 @@ import { isExclusionViolation, isUniqueViolation } from '../../db/sql-state.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { assertAllowed, type RateRule } from '../../plugins/rate-limiter.ts';
 import { transitionAppointment, type AppointmentRow } from '../../db/appointment-transition.ts';
-import { sequenceOf } from '../ics-feed/ics-feed.service.ts';
 import { slotTaken } from '../scheduling/holds.service.ts';
 import { canConfirmAppointment } from './appointment.policy.ts';
 import { type AppointmentPins, issuePins, openPins } from './pins.ts';
@@ -295,7 +294,8 @@ async function queueConfirmationMails(
     start,
     end: new Date(start.getTime() + appointment.durationMinutes * MINUTE_MS),
     dtstamp: appointment.statusDate,
-    sequence: sequenceOf(appointment.statusDate),
+    sequence: appointment.calendarSequence,
+    mailFrom: deps.config.mailFrom,
   };
   const shared = { vetName: people.vetName, customerName: people.customerName, petName: people.petName, calendar };
 

@@ -253,7 +253,12 @@ describe('appointment confirmation', () => {
         [vetMail, vetLink, vetPin, pins.customer, 'Video consultation: Bolinha (Ana Dona)'],
       ] as const) {
         const ics = calendarOf(mail);
-        expect(ics.method).toBe('PUBLISH');
+        // An invitation calendars file as such: REQUEST, the clinic organizing, the reader attending, and
+        // the SEQUENCE of the appointment's first change (the feed's event has the same UID and SEQUENCE).
+        expect(ics.method).toBe('REQUEST');
+        expect(ics.vevent.getFirstPropertyValue('organizer')).toBe('mailto:no-reply@vetcall.test');
+        expect(ics.vevent.getFirstPropertyValue('attendee')).toBe(`mailto:${mail.envelopeTo[0]}`);
+        expect(ics.vevent.getFirstPropertyValue('sequence')).toBe(1);
         expect(ics.event.uid).toBe(`appointment-${appointment.id}@vetcall.test`);
         expect(ics.event.startDate.toJSDate().toISOString()).toBe('2026-01-20T13:00:00.000Z');
         expect(ics.event.endDate.toJSDate().toISOString()).toBe('2026-01-20T13:30:00.000Z');

@@ -18,6 +18,15 @@ export interface IcsEvent {
   lastModified?: Date;
   /** An absolute http(s) URL for the event (RFC 5545 §3.8.4.6): the join link of a mailed appointment. */
   url?: string;
+  /** An invitation's sender (RFC 5546): the clinic's address; calendars show it as the organizer. */
+  organizer?: IcsPerson;
+  /** The invitation's recipient: calendars file a REQUEST or CANCEL under the attendee it names. */
+  attendee?: IcsPerson;
+}
+
+export interface IcsPerson {
+  name: string;
+  email: string;
 }
 
 export interface IcsCalendar {
@@ -27,6 +36,12 @@ export interface IcsCalendar {
   /** ISO 8601 duration (PT15M): how often clients should fetch again (RFC 7986 and the Outlook hint); feeds only. */
   refreshInterval?: string;
   events: readonly IcsEvent[];
+  /**
+   * RFC 5546: PUBLISH for a feed (the default); REQUEST for a mailed invitation and its updates (same UID,
+   * higher SEQUENCE); CANCEL when the appointment is cancelled. Google Calendar and Outlook treat REQUEST
+   * and CANCEL as invitations only with ORGANIZER and ATTENDEE.
+   */
+  method?: 'PUBLISH' | 'REQUEST' | 'CANCEL';
 }
 
 const CRLF = '\r\n';
@@ -107,6 +122,15 @@ function uriValue(value: string): string {
   return value;
 }
 
+/** `ORGANIZER;CN="Name":mailto:address` and the like, with the name's quotes and the address checked. */
+function personLine(name: 'ORGANIZER' | 'ATTENDEE', person: IcsPerson, parameters = ''): string {
+  if (!/^[^\s"<>:;,]+@[^\s"<>:;,]+$/.test(person.email)) throw new RangeError(`not an email address: ${person.email}`);
+  // A quoted parameter value may hold neither DQUOTE nor controls (RFC 5545 §3.1).
+  // eslint-disable-next-line no-control-regex
+  const cn = person.name.replace(/["\u0000-\u001f\u007f]/g, '');
+  return foldLine(`${name};CN="${cn}"${parameters}:mailto:${person.email}`);
+}
+
 function eventLines(event: IcsEvent): string[] {
   if (!Number.isSafeInteger(event.sequence) || event.sequence < 0 || event.sequence > 2_147_483_647) {
     throw new RangeError(`SEQUENCE must be a non-negative 32-bit integer, got ${event.sequence}`);
@@ -125,6 +149,8 @@ function eventLines(event: IcsEvent): string[] {
     ...(event.created ? [property('CREATED', formatUtcDateTime(event.created))] : []),
     ...(event.lastModified ? [property('LAST-MODIFIED', formatUtcDateTime(event.lastModified))] : []),
     ...(event.url ? [property('URL', uriValue(event.url))] : []),
+    ...(event.organizer ? [personLine('ORGANIZER', event.organizer)] : []),
+    ...(event.attendee ? [personLine('ATTENDEE', event.attendee, ';ROLE=REQ-PARTICIPANT;RSVP=FALSE')] : []),
     'END:VEVENT',
   ];
 }
@@ -141,7 +167,7 @@ export function writeCalendar(calendar: IcsCalendar): string {
     'VERSION:2.0',
     property('PRODID', escapeText(calendar.prodId)),
     'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
+    `METHOD:${calendar.method ?? 'PUBLISH'}`,
     // NAME and REFRESH-INTERVAL are RFC 7986; the X-WR-/X-PUBLISHED- forms are what Google and Outlook read.
     ...(name === undefined ? [] : [property('NAME', name), property('X-WR-CALNAME', name)]),
     ...(refreshInterval === undefined

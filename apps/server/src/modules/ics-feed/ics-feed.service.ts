@@ -22,8 +22,6 @@ export const ICS_FEED_LOOKUP_FAILURES_PER_IP: RateRule = { limit: 20, windowMs: 
 export const ICS_FEED_PAST_DAYS = 90;
 /** Only booked time the vet must keep: not unpaid, failed, requested or canceled appointments. */
 export const ICS_FEED_STATUSES = ['TK_Confirmed', 'TK_Completed'] as const;
-/** SEQUENCE counts seconds from here, so it grows with every status change and fits 32 bits until 2092. */
-const SEQUENCE_EPOCH_MS = Date.UTC(2024, 0, 1);
 
 type FeedDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter'>;
 
@@ -98,6 +96,7 @@ export async function renderIcsFeed(deps: FeedDeps, token: string, ip: string): 
       durationMinutes: appointments.durationMinutes,
       description: appointments.description,
       statusDate: appointments.statusDate,
+      calendarSequence: appointments.calendarSequence,
       createdAt: appointments.createdAt,
       petName: pets.name,
       customerName: users.name,
@@ -124,7 +123,7 @@ export async function renderIcsFeed(deps: FeedDeps, token: string, ip: string): 
     summary: translate(vet.locale, 'ics_feed.event_summary', { pet: row.petName, customer: row.customerName }),
     description: row.description,
     status: 'CONFIRMED',
-    sequence: sequenceOf(row.statusDate),
+    sequence: row.calendarSequence,
     created: row.createdAt,
     lastModified: row.statusDate,
   }));
@@ -144,9 +143,4 @@ async function findVetByFeedToken(deps: Pick<AppContext, 'db'>, token: string) {
     .where(and(eq(vets.icsTokenHash, hashToken(token)), eq(users.active, true)))
     .limit(1);
   return row;
-}
-
-/** Whole seconds since SEQUENCE_EPOCH_MS: a later status change always gives a higher SEQUENCE. */
-export function sequenceOf(statusDate: Date): number {
-  return Math.max(0, Math.floor((statusDate.getTime() - SEQUENCE_EPOCH_MS) / 1000));
 }

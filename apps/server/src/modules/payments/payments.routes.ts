@@ -15,7 +15,7 @@ import type { AppContext } from '../../context.ts';
 import { translate } from '../../i18n.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { escapeHtml } from '../../providers/mail/templates.ts';
-import { createStripeClient } from '../../providers/payments/stripe.ts';
+import { stripeClientFor } from '../../providers/payments/stripe.ts';
 import {
   cancelCheckout,
   getCheckout,
@@ -73,11 +73,7 @@ async function errorPageForBrowsers(request: FastifyRequest, reply: FastifyReply
  */
 export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const { config } = context;
-  const stripeSecretKey = config.payment.stripeSecretKey;
-  const stripe =
-    config.payment.provider === 'stripe' && stripeSecretKey
-      ? createStripeClient({ apiUrl: config.payment.stripeApiUrl, secretKey: stripeSecretKey })
-      : null;
+  const stripe = stripeClientFor(config.payment);
   const deps: PaymentDeps = { ...context, log: app.log, stripe };
   const security = [{ bearer: [] }];
 

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import type { Config } from '../../config.ts';
 
 /**
  * VetCall's use of Stripe, over the official SDK: Checkout Session create/retrieve, refunds, and webhook
@@ -224,4 +225,10 @@ export function constructStripeEvent(
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { verified: false };
     throw error;
   }
+}
+
+/** The Stripe client when PAYMENT_PROVIDER=stripe (with its secret key); null otherwise. */
+export function stripeClientFor(payment: Pick<Config['payment'], 'provider' | 'stripeApiUrl' | 'stripeSecretKey'>) {
+  if (payment.provider !== 'stripe' || !payment.stripeSecretKey) return null;
+  return createStripeClient({ apiUrl: payment.stripeApiUrl, secretKey: payment.stripeSecretKey });
 }

@@ -1,0 +1,94 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { cancellationTerms } from '@vetcall/shared/appointment-rules';
+import type { Locale } from '@vetcall/shared/locales';
+import type { AppointmentDto, CancelAppointmentInput } from '@vetcall/shared/schemas/appointment';
+import type { AppContext } from '../../context.ts';
+import { transitionAppointment } from '../../db/appointment-transition.ts';
+import { appointments, calendarEvents } from '../../db/schema.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { enqueueJobs } from '../../jobs/job-queue.ts';
+import { queueMail } from '../../providers/mail/mail-outbox.ts';
+import type { Actor } from '../auth/auth.service.ts';
+import { viewerOf } from './appointment.policy.ts';
+import { buildCancellationMail } from './cancellation-mail.ts';
+import { REFUND_JOB } from './refunds.ts';
+import { getAppointment } from './records.service.ts';
+import { loadRequestDetails } from './request-emails.ts';
+
+type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'jobs'>;
+
+const MINUTE_MS = 60_000;
+
+const refused = (code: 'invalid_transition' | 'cancellation_closed') =>
+  new AppError(code, 409, {
+    message:
+      code === 'invalid_transition'
+        ? 'This appointment is completed, cancelled or failed; it cannot be cancelled.'
+        : 'The time to cancel this appointment has passed.',
+  });
+
+/**
+ * POST /api/appointments/{appointment_id}/cancel. Who may and with what refund is cancellationTerms
+ * (@vetcall/shared/appointment-rules). In one transaction, with the appointment locked: the status becomes
+ * TK_Canceled with who, when and why; its time is given back at once (its booking or hold released); the
+ * refund is recorded (built-in checkout) or queued (Stripe's Refunds API, through the job worker); both
+ * parties' mails, each with an .ics CANCEL of their invitation, are queued. 404 when the appointment is not
+ * the actor's to see; 409 invalid_transition when it is final, cancellation_closed when it is too late.
+ */
+export async function cancelAppointment(
+  deps: Deps,
+  actor: Actor,
+  appointmentId: number,
+  input: CancelAppointmentInput,
+  locale: Locale,
+): Promise<AppointmentDto> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(appointments).where(eq(appointments.id, appointmentId)).for('update');
+    const viewer = row ? viewerOf(actor, row) : undefined;
+    if (!row || !viewer) throw notFound();
+    const terms = cancellationTerms(viewer, row, now);
+    if (!terms.allowed) throw refused(terms.reason);
+
+    const wasPaid = row.status !== 'TK_PendingPayment';
+    const refundable = wasPaid && terms.refund && row.priceCents > 0 && row.paymentProvider !== 'free';
+    const byStripe = refundable && row.paymentProvider === 'stripe';
+    const reason = input.reason?.trim() || null;
+    const canceled = await transitionAppointment(tx, row.id, 'TK_Canceled', now, {
+      canceledAt: now,
+      canceledByUserId: actor.userId,
+      cancelReason: reason,
+      refundStatus: !refundable ? 'none' : byStripe ? 'pending' : 'refunded',
+      refundedAt: refundable && !byStripe ? now : null,
+    });
+    if (!canceled) throw refused('invalid_transition');
+    await tx
+      .update(calendarEvents)
+      .set({ releasedAt: now })
+      .where(and(eq(calendarEvents.appointmentId, row.id), isNull(calendarEvents.releasedAt)));
+    if (byStripe) await enqueueJobs(tx, now, [{ kind: REFUND_JOB, payload: { appointmentId: row.id } }]);
+
+    // Unpaid, the vet never heard of it, and the customer is the one cancelling at the checkout.
+    if (!wasPaid) return;
+    const details = await loadRequestDetails(tx, row.id);
+    if (!details) return;
+    const notice = {
+      details,
+      appointmentId: row.id,
+      end: new Date(row.schedule.getTime() + row.durationMinutes * MINUTE_MS),
+      sequence: canceled.calendarSequence,
+      cancelledAt: now,
+      byName: actor.name,
+      reason,
+      refunded: refundable,
+      publicUrl: deps.config.publicUrl,
+      mailFrom: deps.config.mailFrom,
+    };
+    await queueMail(tx, { secrets: deps.secrets, now }, [
+      buildCancellationMail(notice, 'customer'),
+      buildCancellationMail(notice, 'vet'),
+    ]);
+  });
+  deps.jobs.kick();
+  return getAppointment(deps, actor, appointmentId, locale);
+}

@@ -1,0 +1,37 @@
+import { and, eq } from 'drizzle-orm';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/client.ts';
+import { appointments } from '../../db/schema.ts';
+import type { JobHandler } from '../../jobs/job-worker.ts';
+import type { StripeClient } from '../../providers/payments/stripe.ts';
+
+/** The job that gives a cancelled appointment's Stripe payment back. */
+export const REFUND_JOB = 'stripe-refund';
+
+/**
+ * Refunds through Stripe's Refunds API: the Checkout Session names the payment (its payment intent), the
+ * idempotency key is the payment hash's, so a retried job never refunds twice. Stripe unreachable or
+ * refusing is a failed attempt, retried by the worker; once done the appointment records the refund.
+ */
+export function refundJobHandler(deps: { db: Database; clock: Clock; stripe: StripeClient }): JobHandler {
+  return async (payload) => {
+    const { appointmentId } = payload as { appointmentId: number };
+    const [appointment] = await deps.db.select().from(appointments).where(eq(appointments.id, appointmentId));
+    if (!appointment || appointment.refundStatus !== 'pending') return;
+    if (!appointment.providerReference || !appointment.paymentHash) {
+      throw new Error(`appointment ${appointmentId} has no Stripe payment to refund`);
+    }
+    const session = await deps.stripe.retrieveCheckoutSession(appointment.providerReference);
+    if (!session?.payment_intent) throw new Error(`Checkout Session of appointment ${appointmentId} has no payment`);
+    await deps.stripe.refundPayment(session.payment_intent, `refund-${appointment.paymentHash}`);
+    await markRefunded(deps.db, appointmentId, deps.clock.now());
+  };
+}
+
+/** Records a refund as done (the job's answer, or Stripe's charge.refunded event): once. */
+export async function markRefunded(db: Pick<Database, 'update'>, appointmentId: number, now: Date) {
+  await db
+    .update(appointments)
+    .set({ refundStatus: 'refunded', refundedAt: now })
+    .where(and(eq(appointments.id, appointmentId), eq(appointments.refundStatus, 'pending')));
+}
