@@ -1,4 +1,4 @@
-import { TextInput } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { translateFieldError } from '../../../lib/form-errors';
 import { formatDateKey } from '../../../lib/format';
@@ -36,25 +36,23 @@ export function DateRangeFields({
   }
   return (
     <>
-      <TextInput
-        type="date"
+      <DateInput
         label={t('appointments.from')}
         required
-        min={bounds.min}
-        max={bounds.max}
+        minDate={bounds.min}
+        maxDate={bounds.max}
         value={from}
         error={message(problems.from)}
-        onChange={(event) => onChange({ from: event.currentTarget.value, to })}
+        onChange={(value) => onChange({ from: value ?? '', to })}
       />
-      <TextInput
-        type="date"
+      <DateInput
         label={t('appointments.to')}
         required
-        min={bounds.min}
-        max={bounds.max}
+        minDate={bounds.min}
+        maxDate={bounds.max}
         value={to}
         error={message(problems.to)}
-        onChange={(event) => onChange({ from, to: event.currentTarget.value })}
+        onChange={(value) => onChange({ from, to: value ?? '' })}
       />
     </>
   );
