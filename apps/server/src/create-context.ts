@@ -9,7 +9,9 @@ import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/m
 import { createJobWorker, type JobWorkerOptions } from './jobs/job-worker.ts';
 import { MAIL_JOB, mailJobHandler } from './providers/mail/mail-outbox.ts';
 import { createSecrets } from './secrets.ts';
+import { LIFECYCLE_TASKS, lifecycleJobHandlers } from './modules/appointments/lifecycle-jobs.ts';
 import { REFUND_JOB, refundJobHandler } from './modules/appointments/refunds.ts';
+import { HOLD_RELEASE_EVERY_MS, HOLD_RELEASE_JOB, releaseExpiredHolds } from './modules/scheduling/hold-release-job.ts';
 import { stripeClientFor } from './providers/payments/stripe.ts';
 
 export function createMailer(config: Config): Mailer {
@@ -52,7 +54,10 @@ export function createContext(
     handlers: {
       [MAIL_JOB]: mailJobHandler({ mailer, secrets, host: new URL(config.publicUrl).hostname }),
       ...(stripe ? { [REFUND_JOB]: refundJobHandler({ db: database.db, clock, stripe }) } : {}),
+      ...lifecycleJobHandlers({ db: database.db, clock, config, secrets }),
+      [HOLD_RELEASE_JOB]: async () => void (await releaseExpiredHolds({ db: database.db, clock })),
     },
+    recurring: [...LIFECYCLE_TASKS, { kind: HOLD_RELEASE_JOB, everyMs: HOLD_RELEASE_EVERY_MS }],
     onError: overrides.onJobError,
   });
   return {

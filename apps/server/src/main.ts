@@ -5,7 +5,6 @@ import { openDatabase } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo-data/seed.ts';
 import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
 import { fileStoreFor, sweepFileStore } from './providers/storage/file-store.ts';
-import { startHoldReleaseJob } from './modules/scheduling/hold-release-job.ts';
 import { createSecrets } from './secrets.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -60,11 +59,9 @@ async function main() {
     void sweepFiles();
   }, PURGE_INTERVAL_MS);
   purge.unref();
-  // Mail and the work that follows changes: what was queued before a restart goes out now.
+  // Mail, the work that follows changes and the minutely tasks (hold release, completion, reminders):
+  // what was queued before a restart goes out now.
   context.jobs.start(JOB_POLL_INTERVAL_MS);
-  const stopHoldRelease = startHoldReleaseJob(context, 60_000, (error: unknown) =>
-    app.log.error({ err: error }, 'hold release failed'),
-  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -72,7 +69,6 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(purge);
-    stopHoldRelease();
     await app.close();
     await context.jobs.stop();
     await context.mailer.close();

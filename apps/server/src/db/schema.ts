@@ -216,6 +216,11 @@ export const appointments = pgTable(
      * more at every change of status or time, so calendars take the newest version.
      */
     calendarSequence: integer('calendar_sequence').notNull().default(0),
+    /** When the reminders went out (24 hours and 1 hour before the start); each goes once per start time. */
+    reminded24hAt: timestamp('reminded_24h_at', { withTimezone: true }),
+    reminded1hAt: timestamp('reminded_1h_at', { withTimezone: true }),
+    /** When it became TK_Completed: its room closed, or the vet marked it done. */
+    completedAt: timestamp('completed_at', { withTimezone: true }),
     /** HMAC-SHA-256 (server secret) of each PIN: found by PIN, not readable from the database. */
     customerPinHash: text('customer_pin_hash'),
     vetPinHash: text('vet_pin_hash'),

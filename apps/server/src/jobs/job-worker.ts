@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/client.ts';
-import { claimDueJobs, completeJob, failJob, type JobRow } from './job-queue.ts';
+import { claimDueJobs, completeJob, enqueueJobs, failJob, type JobRow } from './job-queue.ts';
 
 /** Runs one kind of job; a throw is a failed attempt (retried with back-off). */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -12,6 +12,14 @@ export interface JobWorkerOptions {
   /** Jobs claimed per round. */
   batchSize?: number;
   onError?: (error: unknown, job?: JobRow) => void;
+  /** Work that recurs (completion, reminders): queued once per period across all instances. */
+  recurring?: readonly RecurringTask[];
+}
+
+/** A job kind run every `everyMs`; the payload names the period. */
+export interface RecurringTask {
+  kind: string;
+  everyMs: number;
 }
 
 export interface JobWorker {
@@ -19,6 +27,11 @@ export interface JobWorker {
   drain(): Promise<number>;
   /** Asks for a drain soon without waiting for it (after a commit that queued work). */
   kick(): void;
+  /**
+   * Queues the recurring tasks of the current period: every instance does, the dedupe key
+   * (`kind:period`) lets one row exist, and one worker runs it. The polling timer calls it; tests do.
+   */
+  tick(): Promise<void>;
   /** Polls every `intervalMs` until stop(); a poll that is still running skips the next tick. */
   start(intervalMs: number): void;
   /** Stops polling and waits for the round in progress. */
@@ -52,9 +65,10 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     let ran = 0;
     for (;;) {
       const claimed = await claimDueJobs(options.db, options.clock.now(), batchSize);
+      // Until nothing is due: a job may queue others (a completion queues its mails).
+      if (claimed.length === 0) return ran;
       for (const job of claimed) await runOne(job);
       ran += claimed.length;
-      if (claimed.length < batchSize) return ran;
     }
   }
 
@@ -77,14 +91,31 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     return running;
   }
 
+  async function tick() {
+    const now = options.clock.now();
+    await enqueueJobs(
+      options.db,
+      now,
+      (options.recurring ?? []).map((task) => {
+        const period = Math.floor(now.getTime() / task.everyMs);
+        return { kind: task.kind, payload: { period }, dedupeKey: `${task.kind}:${period}` };
+      }),
+    );
+  }
+
   return {
     drain,
+    tick,
     kick() {
       drain().catch((error: unknown) => options.onError?.(error));
     },
     start(intervalMs) {
       timer ??= setInterval(() => {
-        if (!running) drain().catch((error: unknown) => options.onError?.(error));
+        if (!running) {
+          tick()
+            .then(drain)
+            .catch((error: unknown) => options.onError?.(error));
+        }
       }, intervalMs);
       timer.unref();
     },

@@ -15,6 +15,8 @@ export interface CancellationNotice {
   cancelledAt: Date;
   byName: string;
   reason: string | null;
+  /** A reason of VetCall's own (mail_cancellation.<key>), told in each reader's language. */
+  reasonKey?: string;
   refunded: boolean;
   publicUrl: string;
   mailFrom: string;
@@ -45,7 +47,12 @@ export function buildCancellationMail(notice: CancellationNotice, party: 'custom
   const rendered = renderEmail(locale, {
     subject: t('subject', names),
     name: reader.name,
-    paragraphs: [t('body', names), ...(notice.reason ? [t('reason', { reason: notice.reason })] : []), ...money],
+    paragraphs: [
+      t('body', names),
+      ...(notice.reason ? [t('reason', { reason: notice.reason })] : []),
+      ...(notice.reasonKey ? [t(notice.reasonKey)] : []),
+      ...money,
+    ],
     action: { label: t('action'), url: link },
   });
   const ics = writeCalendar({

@@ -3,7 +3,8 @@ import { cancellationTerms } from '@vetcall/shared/appointment-rules';
 import type { Locale } from '@vetcall/shared/locales';
 import type { AppointmentDto, CancelAppointmentInput } from '@vetcall/shared/schemas/appointment';
 import type { AppContext } from '../../context.ts';
-import { transitionAppointment } from '../../db/appointment-transition.ts';
+import { type AppointmentRow, transitionAppointment } from '../../db/appointment-transition.ts';
+import type { Database } from '../../db/client.ts';
 import { appointments, calendarEvents } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { enqueueJobs } from '../../jobs/job-queue.ts';
@@ -18,6 +19,8 @@ import { loadRequestDetails } from './request-emails.ts';
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'jobs'>;
 
 const MINUTE_MS = 60_000;
+
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const refused = (code: 'invalid_transition' | 'cancellation_closed') =>
   new AppError(code, 409, {
@@ -49,46 +52,65 @@ export async function cancelAppointment(
     if (!row || !viewer) throw notFound();
     const terms = cancellationTerms(viewer, row, now);
     if (!terms.allowed) throw refused(terms.reason);
-
-    const wasPaid = row.status !== 'TK_PendingPayment';
-    const refundable = wasPaid && terms.refund && row.priceCents > 0 && row.paymentProvider !== 'free';
-    const byStripe = refundable && row.paymentProvider === 'stripe';
-    const reason = input.reason?.trim() || null;
-    const canceled = await transitionAppointment(tx, row.id, 'TK_Canceled', now, {
-      canceledAt: now,
-      canceledByUserId: actor.userId,
-      cancelReason: reason,
-      refundStatus: !refundable ? 'none' : byStripe ? 'pending' : 'refunded',
-      refundedAt: refundable && !byStripe ? now : null,
-    });
-    if (!canceled) throw refused('invalid_transition');
-    await tx
-      .update(calendarEvents)
-      .set({ releasedAt: now })
-      .where(and(eq(calendarEvents.appointmentId, row.id), isNull(calendarEvents.releasedAt)));
-    if (byStripe) await enqueueJobs(tx, now, [{ kind: REFUND_JOB, payload: { appointmentId: row.id } }]);
-
-    // Unpaid, the vet never heard of it, and the customer is the one cancelling at the checkout.
-    if (!wasPaid) return;
-    const details = await loadRequestDetails(tx, row.id);
-    if (!details) return;
-    const notice = {
-      details,
-      appointmentId: row.id,
-      end: new Date(row.schedule.getTime() + row.durationMinutes * MINUTE_MS),
-      sequence: canceled.calendarSequence,
-      cancelledAt: now,
+    await applyCancellation(deps, tx, row, now, {
+      byUserId: actor.userId,
       byName: actor.name,
-      reason,
-      refunded: refundable,
-      publicUrl: deps.config.publicUrl,
-      mailFrom: deps.config.mailFrom,
-    };
-    await queueMail(tx, { secrets: deps.secrets, now }, [
-      buildCancellationMail(notice, 'customer'),
-      buildCancellationMail(notice, 'vet'),
-    ]);
+      reason: input.reason?.trim() || null,
+      refund: terms.refund,
+    });
   });
   deps.jobs.kick();
   return getAppointment(deps, actor, appointmentId, locale);
+}
+
+/**
+ * The cancellation itself, in the caller's transaction with the row locked: TK_Canceled with who, when and
+ * why; the time given back; the refund recorded (built-in checkout) or queued (Stripe); both parties' mails
+ * with an .ics CANCEL queued, once the appointment had been paid (before that, the vet never heard of it).
+ * `byUserId` null is VetCall itself (a request the vet never confirmed before its start).
+ */
+export async function applyCancellation(
+  deps: Pick<Deps, 'config' | 'secrets'>,
+  tx: Transaction,
+  row: AppointmentRow,
+  now: Date,
+  by: { byUserId: number | null; byName: string; reason: string | null; reasonKey?: string; refund: boolean },
+) {
+  const wasPaid = row.status !== 'TK_PendingPayment';
+  const refundable = wasPaid && by.refund && row.priceCents > 0 && row.paymentProvider !== 'free';
+  const byStripe = refundable && row.paymentProvider === 'stripe';
+  const canceled = await transitionAppointment(tx, row.id, 'TK_Canceled', now, {
+    canceledAt: now,
+    canceledByUserId: by.byUserId,
+    cancelReason: by.reason,
+    refundStatus: !refundable ? 'none' : byStripe ? 'pending' : 'refunded',
+    refundedAt: refundable && !byStripe ? now : null,
+  });
+  if (!canceled) throw refused('invalid_transition');
+  await tx
+    .update(calendarEvents)
+    .set({ releasedAt: now })
+    .where(and(eq(calendarEvents.appointmentId, row.id), isNull(calendarEvents.releasedAt)));
+  if (byStripe) await enqueueJobs(tx, now, [{ kind: REFUND_JOB, payload: { appointmentId: row.id } }]);
+
+  if (!wasPaid) return;
+  const details = await loadRequestDetails(tx, row.id);
+  if (!details) return;
+  const notice = {
+    details,
+    appointmentId: row.id,
+    end: new Date(row.schedule.getTime() + row.durationMinutes * MINUTE_MS),
+    sequence: canceled.calendarSequence,
+    cancelledAt: now,
+    byName: by.byName,
+    reason: by.reason,
+    reasonKey: by.reasonKey,
+    refunded: refundable,
+    publicUrl: deps.config.publicUrl,
+    mailFrom: deps.config.mailFrom,
+  };
+  await queueMail(tx, { secrets: deps.secrets, now }, [
+    buildCancellationMail(notice, 'customer'),
+    buildCancellationMail(notice, 'vet'),
+  ]);
 }

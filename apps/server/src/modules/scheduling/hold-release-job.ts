@@ -40,25 +40,6 @@ export async function releaseExpiredHolds(deps: Deps): Promise<number> {
   return deps.db.transaction((tx) => releaseHoldsWhere(tx, lte(calendarEvents.expiresAt, now), now));
 }
 
-/**
- * Runs releaseExpiredHolds every `intervalMs` (a run still going skips the next tick) without keeping the
- * process alive; answers the function that stops it. Failures go to `onError` and the job keeps running.
- */
-export function startHoldReleaseJob(
-  deps: Deps,
-  intervalMs = 60_000,
-  onError: (error: unknown) => void = () => undefined,
-): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    releaseExpiredHolds(deps)
-      .catch(onError)
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
+/** The job kind that releases expired holds, queued once a minute across instances by the job worker. */
+export const HOLD_RELEASE_JOB = 'holds-release';
+export const HOLD_RELEASE_EVERY_MS = 60_000;

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOLD_MINUTES } from '@vetcall/shared/schemas/scheduling';
 import { fixedClock } from '../../clock.ts';
 import { buildManager, buildVet } from '../../demo-data/factories.ts';
 import { calendarEvents, customers, sessions, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { generateToken, hashToken } from '../../lib/tokens.ts';
-import { releaseExpiredHolds, startHoldReleaseJob } from './hold-release-job.ts';
+import { releaseExpiredHolds } from './hold-release-job.ts';
 
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter). */
 const NOW = '2026-01-12T10:10:00Z';
@@ -402,24 +402,16 @@ describe('scheduling: holds', () => {
       ]);
     });
 
-    it('startHoldReleaseJob runs on its interval until stopped', async () => {
+    it('is released by the job worker’s minutely task, run once across instances', async () => {
       expect((await hold(w.ana.headers, '2026-01-13T09:00:00Z')).statusCode).toBe(201);
       clock.advance(HOLD_MS);
-      const stop = startHoldReleaseJob(t.context, 10);
-      try {
-        await vi.waitFor(
-          async () => {
-            const live = await t.db
-              .select()
-              .from(calendarEvents)
-              .where(and(eq(calendarEvents.kind, 'hold'), isNull(calendarEvents.releasedAt)));
-            expect(live).toEqual([]);
-          },
-          { timeout: 5_000, interval: 20 },
-        );
-      } finally {
-        stop();
-      }
+      await t.context.jobs.tick();
+      await t.context.jobs.drain();
+      const live = await t.db
+        .select()
+        .from(calendarEvents)
+        .where(and(eq(calendarEvents.kind, 'hold'), isNull(calendarEvents.releasedAt)));
+      expect(live).toEqual([]);
     });
   });
 });
