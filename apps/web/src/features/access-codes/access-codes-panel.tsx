@@ -1,32 +1,18 @@
-import { useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  Grid,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Grid, Group, Stack, Table, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
-import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
 import { ACCESS_CODE_MAX, type AccessCode, accessCodeInputSchema } from '@vetcall/shared/schemas/access-code';
-import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
+import { QueryContent } from '../../components/ui/query-content';
+import { SectionPanel } from '../../components/ui/section-panel';
 import { ApiError } from '../../lib/api-client';
-import { actionErrorMessage, apiErrorMessage, translateFieldError } from '../../lib/form-errors';
+import { actionErrorMessage, translateFieldError } from '../../lib/form-errors';
 import { formatDateKey } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useBusyAction } from '../../lib/use-busy-action';
+import { useCreateForm } from '../../lib/use-create-form';
 import { accessCodesQueryKey, createAccessCode, setAccessCodeEnabled, useAccessCodes } from './api/access-codes';
 
 const TABLE_MAX_HEIGHT = 500;
@@ -57,104 +43,93 @@ export function AccessCodesPanel() {
   const locale = currentLocale();
   const queryClient = useQueryClient();
   const codes = useAccessCodes();
-  const [busyId, setBusyId] = useState<number>();
   const today = todayKey(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
 
   const reload = () => queryClient.invalidateQueries({ queryKey: accessCodesQueryKey });
+  const { busy: busyId, run } = useBusyAction<number>(reload);
 
-  async function toggle(code: AccessCode) {
+  function toggle(code: AccessCode) {
     const enable = code.disabled;
-    setBusyId(code.access_code_id);
-    try {
-      await setAccessCodeEnabled(code.access_code_id, enable);
-      notifySuccess(t(enable ? 'access_codes.enabled' : 'access_codes.disabled', { code: code.code }));
-    } catch (error) {
-      notifyError(actionErrorMessage(t, error, 'access_codes.toggle_error'));
-    } finally {
-      setBusyId(undefined);
-      await reload();
-    }
+    return run(
+      code.access_code_id,
+      async () => {
+        await setAccessCodeEnabled(code.access_code_id, enable);
+        return t(enable ? 'access_codes.enabled' : 'access_codes.disabled', { code: code.code });
+      },
+      (error) => actionErrorMessage(t, error, 'access_codes.toggle_error'),
+    );
   }
 
   return (
     <Stack gap="lg">
-      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="access-codes-heading">
-        <Title order={2} size="h3" id="access-codes-heading" mb="md">
-          {t('access_codes.heading')}
-        </Title>
-        {codes.isPending ? (
-          <Loader aria-label={t('app.loading')} />
-        ) : codes.isError ? (
-          <Alert color="red" role="alert">
-            {apiErrorMessage(t, codes.error, 'access_codes.load_error')}
-          </Alert>
-        ) : codes.data.length === 0 ? (
-          <Text c="dimmed">{t('access_codes.none')}</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={640} maxHeight={TABLE_MAX_HEIGHT}>
-            <Table striped highlightOnHover stickyHeader aria-label={t('access_codes.table_label')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('access_codes.valid_from')}</Table.Th>
-                  <Table.Th>{t('access_codes.valid_to')}</Table.Th>
-                  <Table.Th>{t('access_codes.code')}</Table.Th>
-                  <Table.Th>{t('access_codes.included')}</Table.Th>
-                  <Table.Th>{t('access_codes.status')}</Table.Th>
-                  <Table.Th>{t('access_codes.operations')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {codes.data.map((code) => {
-                  const status = statusOf(code, today);
-                  return (
-                    <Table.Tr key={code.access_code_id}>
-                      <Table.Td>{formatDateKey(code.valid_from, locale)}</Table.Td>
-                      <Table.Td>{formatDateKey(code.valid_to, locale)}</Table.Td>
-                      <Table.Td fw={600} ff="monospace">
-                        {code.code}
-                      </Table.Td>
-                      <Table.Td>
-                        {code.included ? t('access_codes.included_free') : t('access_codes.included_normal')}
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge color={STATUS_COLOR[status]} variant="dot">
-                          {t(`access_codes.status_${status}`)}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color={code.disabled ? 'teal' : 'red'}
-                          onClick={() => void toggle(code)}
-                          loading={busyId === code.access_code_id}
-                          disabled={busyId !== undefined && busyId !== code.access_code_id}
-                          aria-label={t(code.disabled ? 'access_codes.enable_named' : 'access_codes.disable_named', {
-                            code: code.code,
-                          })}
-                        >
-                          {code.disabled ? t('access_codes.enable') : t('access_codes.disable')}
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Paper>
+      <SectionPanel headingId="access-codes-heading" title={t('access_codes.heading')}>
+        <QueryContent query={codes} errorKey="access_codes.load_error" emptyKey="access_codes.none">
+          {(items) => (
+            <Table.ScrollContainer minWidth={640} maxHeight={TABLE_MAX_HEIGHT}>
+              <Table striped highlightOnHover stickyHeader aria-label={t('access_codes.table_label')}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('access_codes.valid_from')}</Table.Th>
+                    <Table.Th>{t('access_codes.valid_to')}</Table.Th>
+                    <Table.Th>{t('access_codes.code')}</Table.Th>
+                    <Table.Th>{t('access_codes.included')}</Table.Th>
+                    <Table.Th>{t('access_codes.status')}</Table.Th>
+                    <Table.Th>{t('access_codes.operations')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((code) => {
+                    const status = statusOf(code, today);
+                    return (
+                      <Table.Tr key={code.access_code_id}>
+                        <Table.Td>{formatDateKey(code.valid_from, locale)}</Table.Td>
+                        <Table.Td>{formatDateKey(code.valid_to, locale)}</Table.Td>
+                        <Table.Td fw={600} ff="monospace">
+                          {code.code}
+                        </Table.Td>
+                        <Table.Td>
+                          {code.included ? t('access_codes.included_free') : t('access_codes.included_normal')}
+                        </Table.Td>
+                        <Table.Td>
+                          <Badge color={STATUS_COLOR[status]} variant="dot">
+                            {t(`access_codes.status_${status}`)}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color={code.disabled ? 'teal' : 'red'}
+                            onClick={() => void toggle(code)}
+                            loading={busyId === code.access_code_id}
+                            disabled={busyId !== undefined && busyId !== code.access_code_id}
+                            aria-label={t(code.disabled ? 'access_codes.enable_named' : 'access_codes.disable_named', {
+                              code: code.code,
+                            })}
+                          >
+                            {code.disabled ? t('access_codes.enable') : t('access_codes.disable')}
+                          </Button>
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryContent>
+      </SectionPanel>
       <NewAccessCodeForm onCreated={reload} />
     </Stack>
   );
 }
 
-interface NewCodeValues {
+type NewCodeValues = {
   code: string;
   valid_from: string;
   valid_to: string;
   included: boolean;
-}
+};
 
 const emptyCode = (): NewCodeValues => ({ code: '', valid_from: '', valid_to: '', included: false });
 
@@ -168,44 +143,25 @@ function fieldMessage(t: TFunction, path: string, error: unknown): string | unde
 
 function NewAccessCodeForm({ onCreated }: { onCreated: () => Promise<unknown> }) {
   const { t } = useTranslation();
-  const form = useForm<NewCodeValues>({ initialValues: emptyCode() });
-  const [saving, setSaving] = useState(false);
+  const { form, saving, onSubmit } = useCreateForm({
+    empty: emptyCode,
+    parse: (values) => accessCodeInputSchema.safeParse(values),
+    create: createAccessCode,
+    createdMessage: (created) => t('access_codes.created', { code: created.code }),
+    errorMessage: (error) =>
+      error instanceof ApiError && error.code === 'access_code_exists'
+        ? t('errors.access_code_exists')
+        : actionErrorMessage(t, error, 'access_codes.create_error'),
+    onCreated,
+  });
   const field = (path: keyof NewCodeValues) => {
     const props = form.getInputProps(path);
     return { ...props, error: fieldMessage(t, path, props.error) };
   };
 
-  async function submit(values: NewCodeValues) {
-    const parsed = accessCodeInputSchema.safeParse(values);
-    if (!parsed.success) {
-      form.setErrors(fieldErrorsFromIssues(parsed.error.issues));
-      return;
-    }
-    setSaving(true);
-    try {
-      const created = await createAccessCode(parsed.data);
-      notifySuccess(t('access_codes.created', { code: created.code }));
-      form.setValues(emptyCode());
-      form.resetDirty(emptyCode());
-      await onCreated();
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      notifyError(
-        error instanceof ApiError && error.code === 'access_code_exists'
-          ? t('errors.access_code_exists')
-          : actionErrorMessage(t, error, 'access_codes.create_error'),
-      );
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="new-access-code-heading">
-      <Title order={2} size="h3" id="new-access-code-heading" mb="md">
-        {t('access_codes.new_heading')}
-      </Title>
-      <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
+    <SectionPanel headingId="new-access-code-heading" title={t('access_codes.new_heading')}>
+      <form noValidate onSubmit={onSubmit}>
         <Grid gap="md" align="flex-end">
           <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
             <TextInput
@@ -237,6 +193,6 @@ function NewAccessCodeForm({ onCreated }: { onCreated: () => Promise<unknown> })
           </Button>
         </Group>
       </form>
-    </Paper>
+    </SectionPanel>
   );
 }

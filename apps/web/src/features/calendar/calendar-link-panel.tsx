@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, Text, Title } from '@mantine/core';
+import { Badge, Button } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Vet } from '@vetcall/shared/schemas/staff';
+import { SectionPanel } from '../../components/ui/section-panel';
 import { confirmDialog } from '../../lib/confirm';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
@@ -50,18 +51,17 @@ export function CalendarLinkPanel({ vet }: { vet: Vet }) {
   }
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="calendar-link-heading">
-      <Group justify="space-between" align="flex-start" mb="xs">
-        <Title order={2} size="h3" id="calendar-link-heading">
-          {t('calendar.heading')}
-        </Title>
+    <SectionPanel
+      headingId="calendar-link-heading"
+      title={t('calendar.heading')}
+      description={t(vet.calendar_linked ? 'calendar.linked_help' : 'calendar.unlinked_help')}
+      aside={
         <Badge color={vet.calendar_linked ? 'teal.9' : 'gray.7'} variant="filled">
           {vet.calendar_linked ? t('staff.calendar_linked') : t('staff.calendar_not_linked')}
         </Badge>
-      </Group>
-      <Text size="sm" c="dimmed" mb="md">
-        {t(vet.calendar_linked ? 'calendar.linked_help' : 'calendar.unlinked_help')}
-      </Text>
+      }
+      asideAlign="flex-start"
+    >
       {vet.calendar_linked ? (
         <Button variant="default" color="red" loading={busy} onClick={() => void unlink()}>
           {t('calendar.unlink')}
@@ -71,6 +71,6 @@ export function CalendarLinkPanel({ vet }: { vet: Vet }) {
           {t('calendar.link')}
         </Button>
       )}
-    </Paper>
+    </SectionPanel>
   );
 }

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Button, CopyButton, Group, Paper, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { SectionPanel } from '../../components/ui/section-panel';
 import { confirmDialog } from '../../lib/confirm';
 import { apiErrorMessage } from '../../lib/form-errors';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useBusyAction } from '../../lib/use-busy-action';
 import { createIcsFeed, deleteIcsFeed, icsFeedQueryKey, useIcsFeedStatus } from './api/calendar';
 
 /**
@@ -17,25 +18,25 @@ export function IcsFeedPanel({ vetId }: { vetId: number }) {
   const queryClient = useQueryClient();
   const status = useIcsFeedStatus(vetId);
   const [url, setUrl] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyAction();
   const enabled = status.data?.enabled ?? false;
+  const errorMessage = (error: unknown) => apiErrorMessage(t, error, 'ics.error');
 
   async function create() {
     if (enabled) {
       const confirmed = await confirmDialog({ title: t('ics.regenerate'), message: t('ics.regenerate_confirm') });
       if (!confirmed) return;
     }
-    setBusy(true);
-    try {
-      const created = await createIcsFeed(vetId);
-      setUrl(created.url);
-      queryClient.setQueryData(icsFeedQueryKey(vetId), { enabled: true });
-      notifySuccess(t('ics.created'));
-    } catch (error) {
-      notifyError(apiErrorMessage(t, error, 'ics.error'));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      true,
+      async () => {
+        const created = await createIcsFeed(vetId);
+        setUrl(created.url);
+        queryClient.setQueryData(icsFeedQueryKey(vetId), { enabled: true });
+        return t('ics.created');
+      },
+      errorMessage,
+    );
   }
 
   async function turnOff() {
@@ -45,27 +46,20 @@ export function IcsFeedPanel({ vetId }: { vetId: number }) {
       danger: true,
     });
     if (!confirmed) return;
-    setBusy(true);
-    try {
-      await deleteIcsFeed(vetId);
-      setUrl(null);
-      queryClient.setQueryData(icsFeedQueryKey(vetId), { enabled: false });
-      notifySuccess(t('ics.turned_off'));
-    } catch (error) {
-      notifyError(apiErrorMessage(t, error, 'ics.error'));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      true,
+      async () => {
+        await deleteIcsFeed(vetId);
+        setUrl(null);
+        queryClient.setQueryData(icsFeedQueryKey(vetId), { enabled: false });
+        return t('ics.turned_off');
+      },
+      errorMessage,
+    );
   }
 
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="ics-feed-heading">
-      <Title order={2} size="h3" id="ics-feed-heading" mb="xs">
-        {t('ics.heading')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('ics.help')}
-      </Text>
+    <SectionPanel headingId="ics-feed-heading" title={t('ics.heading')} description={t('ics.help')}>
       {status.isError && (
         <Alert color="red" role="alert" mb="md">
           {apiErrorMessage(t, status.error, 'ics.error')}
@@ -105,6 +99,6 @@ export function IcsFeedPanel({ vetId }: { vetId: number }) {
           </Button>
         )}
       </Group>
-    </Paper>
+    </SectionPanel>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, Stack, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -8,6 +8,7 @@ import type { Customer } from '@vetcall/shared/schemas/customer';
 import { customerProfileSchema } from '@vetcall/shared/schemas/customer';
 import type { Pet } from '@vetcall/shared/schemas/pet';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
+import { SectionPanel } from '../../components/ui/section-panel';
 import { useSession } from '../../lib/auth-store';
 import { confirmDialog } from '../../lib/confirm';
 import { confirmEmailChange, reportSaveError, useLogoutAfterEmailChange } from '../../lib/profile-save';
@@ -226,31 +227,32 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
 
   return (
     <Stack gap="lg">
-      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="profile-heading">
-        <Group justify="space-between" mb="md">
-          <Title order={2} size="h3" id="profile-heading">
-            {t('customer_data.profile')}
-          </Title>
-          {editable && !editing && (
+      <SectionPanel
+        headingId="profile-heading"
+        title={t('customer_data.profile')}
+        aside={
+          editable &&
+          !editing && (
             <Button onClick={startEditing} variant="light">
               {t('customer_data.edit')}
             </Button>
-          )}
-        </Group>
+          )
+        }
+      >
         {editing ? <CustomerFields form={form} /> : <CustomerProfileView customer={customer} />}
-      </Paper>
+      </SectionPanel>
 
-      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="pets-heading">
-        <Group justify="space-between" mb="md">
-          <Title order={2} size="h3" id="pets-heading">
-            {t('pets.heading')}
-          </Title>
-          {editing && (
+      <SectionPanel
+        headingId="pets-heading"
+        title={t('pets.heading')}
+        aside={
+          editing && (
             <Button variant="light" onClick={() => setPetForm({ opened: true, pet: null })}>
               {t('pets.add_pet')}
             </Button>
-          )}
-        </Group>
+          )
+        }
+      >
         {pets.isPending ? (
           <Loader aria-label={t('app.loading')} />
         ) : editable && shownPets.length === 0 ? (
@@ -264,7 +266,7 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
             onRecord={(pet) => recordViews.open({ kind: 'pet', petId: pet.pet_id })}
           />
         )}
-      </Paper>
+      </SectionPanel>
 
       {editing && (
         <Group justify="flex-end">

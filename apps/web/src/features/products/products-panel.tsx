@@ -1,30 +1,18 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Grid,
-  Group,
-  Loader,
-  NumberInput,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Button, Grid, Group, NumberInput, Stack, Table, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CURRENCY, PRICE_STEP } from '@vetcall/shared/constants';
 import type { Locale } from '@vetcall/shared/locales';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import { PRICE_MAX, type Product, productInputSchema, productPriceInputSchema } from '@vetcall/shared/schemas/product';
-import { ApiError } from '../../lib/api-client';
+import { QueryContent } from '../../components/ui/query-content';
+import { SectionPanel } from '../../components/ui/section-panel';
 import { confirmDialog } from '../../lib/confirm';
-import { actionErrorMessage, apiErrorMessage, translateFieldError } from '../../lib/form-errors';
+import { actionErrorMessage, translateFieldError } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useBusyAction } from '../../lib/use-busy-action';
+import { useCreateForm } from '../../lib/use-create-form';
 import { changeProductPrice, createProduct, deleteProduct, useProducts } from './api/products';
 
 /** SPEC §9 display: the products table scrolls within 500 px. */
@@ -55,9 +43,9 @@ export function ProductsPanel() {
   const queryClient = useQueryClient();
   const products = useProducts(locale);
   const [editing, setEditing] = useState<{ productId: number; value: PriceValue; error?: string }>();
-  const [busyId, setBusyId] = useState<number>();
 
   const reload = () => queryClient.invalidateQueries({ queryKey: ['products'] });
+  const { busy: busyId, run } = useBusyAction<number>(reload);
 
   function startEditing(product: Product) {
     setEditing({ productId: product.product_id, value: product.price });
@@ -70,17 +58,15 @@ export function ProductsPanel() {
       setEditing({ ...editing, error: checked.error });
       return;
     }
-    setBusyId(product.product_id);
-    try {
-      await changeProductPrice(product.product_id, checked.price, locale);
-      setEditing(undefined);
-      notifySuccess(t('products.price_changed', { name: product.designation }));
-    } catch (error) {
-      notifyError(actionErrorMessage(t, error, 'errors.error_changing_product_price'));
-    } finally {
-      setBusyId(undefined);
-      await reload();
-    }
+    await run(
+      product.product_id,
+      async () => {
+        await changeProductPrice(product.product_id, checked.price, locale);
+        setEditing(undefined);
+        return t('products.price_changed', { name: product.designation });
+      },
+      (error) => actionErrorMessage(t, error, 'errors.error_changing_product_price'),
+    );
   }
 
   async function remove(product: Product) {
@@ -91,185 +77,157 @@ export function ProductsPanel() {
       danger: true,
     });
     if (!confirmed) return;
-    setBusyId(product.product_id);
-    try {
-      await deleteProduct(product.product_id);
-      if (editing?.productId === product.product_id) setEditing(undefined);
-      notifySuccess(t('products.removed', { name: product.designation }));
-    } catch (error) {
-      notifyError(actionErrorMessage(t, error, 'errors.error_removing_product'));
-    } finally {
-      setBusyId(undefined);
-      await reload();
-    }
+    await run(
+      product.product_id,
+      async () => {
+        await deleteProduct(product.product_id);
+        if (editing?.productId === product.product_id) setEditing(undefined);
+        return t('products.removed', { name: product.designation });
+      },
+      (error) => actionErrorMessage(t, error, 'errors.error_removing_product'),
+    );
   }
 
   return (
     <Stack gap="lg">
-      <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="products-heading">
-        <Title order={2} size="h3" id="products-heading" mb="md">
-          {t('products.heading')}
-        </Title>
-        {products.isPending ? (
-          <Loader aria-label={t('app.loading')} />
-        ) : products.isError ? (
-          <Alert color="red" role="alert">
-            {apiErrorMessage(t, products.error, 'products.load_error')}
-          </Alert>
-        ) : products.data.length === 0 ? (
-          <Text c="dimmed">{t('products.none')}</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={560} maxHeight={TABLE_MAX_HEIGHT}>
-            <Table striped highlightOnHover stickyHeader aria-label={t('products.table_label')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('products.id')}</Table.Th>
-                  <Table.Th>{t('products.designation')}</Table.Th>
-                  <Table.Th>{t('products.price')}</Table.Th>
-                  <Table.Th>{t('products.operations')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {products.data.map((product) => {
-                  const isEditing = editing?.productId === product.product_id;
-                  const busy = busyId === product.product_id;
-                  const name = product.designation;
-                  return (
-                    <Table.Tr key={product.product_id}>
-                      <Table.Td>{product.product_id}</Table.Td>
-                      <Table.Td fw={600}>{name}</Table.Td>
-                      <Table.Td>
-                        {isEditing ? (
-                          <NumberInput
-                            aria-label={t('products.price_of', { name })}
-                            value={editing.value}
-                            onChange={(value) => setEditing({ productId: product.product_id, value })}
-                            onKeyDown={(event) => {
-                              if (event.key === 'Enter') void savePrice(product);
-                              if (event.key === 'Escape') setEditing(undefined);
-                            }}
-                            error={translateFieldError(t, editing.error)}
-                            min={0}
-                            max={PRICE_MAX}
-                            step={PRICE_STEP}
-                            decimalScale={2}
-                            fixedDecimalScale
-                            allowNegative={false}
-                            decimalSeparator={locale === 'en' ? '.' : ','}
-                            suffix={` ${CURRENCY}`}
-                            w={160}
-                            size="xs"
-                            autoFocus
-                          />
-                        ) : (
-                          formatPrice(product.price, locale)
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap="xs" wrap="nowrap">
+      <SectionPanel headingId="products-heading" title={t('products.heading')}>
+        <QueryContent query={products} errorKey="products.load_error" emptyKey="products.none">
+          {(items) => (
+            <Table.ScrollContainer minWidth={560} maxHeight={TABLE_MAX_HEIGHT}>
+              <Table striped highlightOnHover stickyHeader aria-label={t('products.table_label')}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('products.id')}</Table.Th>
+                    <Table.Th>{t('products.designation')}</Table.Th>
+                    <Table.Th>{t('products.price')}</Table.Th>
+                    <Table.Th>{t('products.operations')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {items.map((product) => {
+                    const isEditing = editing?.productId === product.product_id;
+                    const busy = busyId === product.product_id;
+                    const name = product.designation;
+                    return (
+                      <Table.Tr key={product.product_id}>
+                        <Table.Td>{product.product_id}</Table.Td>
+                        <Table.Td fw={600}>{name}</Table.Td>
+                        <Table.Td>
                           {isEditing ? (
-                            <>
-                              <Button
-                                size="xs"
-                                onClick={() => void savePrice(product)}
-                                loading={busy}
-                                aria-label={t('products.save_named', { name })}
-                              >
-                                {t('common.save')}
-                              </Button>
-                              <Button
-                                size="xs"
-                                variant="default"
-                                onClick={() => setEditing(undefined)}
-                                disabled={busy}
-                                aria-label={t('products.cancel_named', { name })}
-                              >
-                                {t('common.cancel')}
-                              </Button>
-                            </>
+                            <NumberInput
+                              aria-label={t('products.price_of', { name })}
+                              value={editing.value}
+                              onChange={(value) => setEditing({ productId: product.product_id, value })}
+                              onKeyDown={(event) => {
+                                if (event.key === 'Enter') void savePrice(product);
+                                if (event.key === 'Escape') setEditing(undefined);
+                              }}
+                              error={translateFieldError(t, editing.error)}
+                              min={0}
+                              max={PRICE_MAX}
+                              step={PRICE_STEP}
+                              decimalScale={2}
+                              fixedDecimalScale
+                              allowNegative={false}
+                              decimalSeparator={locale === 'en' ? '.' : ','}
+                              suffix={` ${CURRENCY}`}
+                              w={160}
+                              size="xs"
+                              autoFocus
+                            />
                           ) : (
+                            formatPrice(product.price, locale)
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <Group gap="xs" wrap="nowrap">
+                            {isEditing ? (
+                              <>
+                                <Button
+                                  size="xs"
+                                  onClick={() => void savePrice(product)}
+                                  loading={busy}
+                                  aria-label={t('products.save_named', { name })}
+                                >
+                                  {t('common.save')}
+                                </Button>
+                                <Button
+                                  size="xs"
+                                  variant="default"
+                                  onClick={() => setEditing(undefined)}
+                                  disabled={busy}
+                                  aria-label={t('products.cancel_named', { name })}
+                                >
+                                  {t('common.cancel')}
+                                </Button>
+                              </>
+                            ) : (
+                              <Button
+                                size="xs"
+                                variant="light"
+                                onClick={() => startEditing(product)}
+                                disabled={busyId !== undefined}
+                                aria-label={t('products.edit_price_named', { name })}
+                              >
+                                {t('products.edit_price')}
+                              </Button>
+                            )}
                             <Button
                               size="xs"
                               variant="light"
-                              onClick={() => startEditing(product)}
+                              color="red"
+                              onClick={() => void remove(product)}
                               disabled={busyId !== undefined}
-                              aria-label={t('products.edit_price_named', { name })}
+                              aria-label={t('products.delete_named', { name })}
                             >
-                              {t('products.edit_price')}
+                              {t('products.delete')}
                             </Button>
-                          )}
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            onClick={() => void remove(product)}
-                            disabled={busyId !== undefined}
-                            aria-label={t('products.delete_named', { name })}
-                          >
-                            {t('products.delete')}
-                          </Button>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Paper>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </QueryContent>
+      </SectionPanel>
       <NewProductForm locale={locale} onCreated={reload} />
     </Stack>
   );
 }
 
-interface NewProductValues {
+type NewProductValues = {
   designation: { en: string; pt: string; 'pt-BR': string };
   price: PriceValue;
-}
+};
 
 const emptyProduct = (): NewProductValues => ({ designation: { en: '', pt: '', 'pt-BR': '' }, price: '' });
 
 /** A new product: the designation in the three interface languages and a price in EUR. */
 function NewProductForm({ locale, onCreated }: { locale: Locale; onCreated: () => Promise<unknown> }) {
   const { t } = useTranslation();
-  const form = useForm<NewProductValues>({ initialValues: emptyProduct() });
-  const [saving, setSaving] = useState(false);
+  const { form, saving, onSubmit } = useCreateForm({
+    empty: emptyProduct,
+    parse: (values) =>
+      productInputSchema.safeParse({
+        designation: values.designation,
+        price: typeof values.price === 'number' ? values.price : undefined,
+      }),
+    create: (input) => createProduct(input, locale),
+    createdMessage: (created) => t('products.created', { name: created.designation }),
+    errorMessage: (error) => actionErrorMessage(t, error, 'errors.error_creating_new_product'),
+    onCreated,
+  });
   const field = (path: string) => {
     const props = form.getInputProps(path);
     return { ...props, error: translateFieldError(t, props.error) };
   };
 
-  async function submit(values: NewProductValues) {
-    const parsed = productInputSchema.safeParse({
-      designation: values.designation,
-      price: typeof values.price === 'number' ? values.price : undefined,
-    });
-    if (!parsed.success) {
-      form.setErrors(fieldErrorsFromIssues(parsed.error.issues));
-      return;
-    }
-    setSaving(true);
-    try {
-      const created = await createProduct(parsed.data, locale);
-      notifySuccess(t('products.created', { name: created.designation }));
-      form.setValues(emptyProduct());
-      form.resetDirty(emptyProduct());
-      await onCreated();
-    } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
-      notifyError(actionErrorMessage(t, error, 'errors.error_creating_new_product'));
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="new-product-heading">
-      <Title order={2} size="h3" id="new-product-heading" mb="md">
-        {t('products.new_heading')}
-      </Title>
-      <form noValidate onSubmit={form.onSubmit((values) => void submit(values))}>
+    <SectionPanel headingId="new-product-heading" title={t('products.new_heading')}>
+      <form noValidate onSubmit={onSubmit}>
         <Grid gap="md">
           <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
             <TextInput label={t('products.designation_en')} required {...field('designation.en')} />
@@ -300,6 +258,6 @@ function NewProductForm({ locale, onCreated }: { locale: Locale; onCreated: () =
           </Button>
         </Group>
       </form>
-    </Paper>
+    </SectionPanel>
   );
 }
