@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Loader, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { managerProfileSchema, type Manager } from '@vetcall/shared/schemas/staff';
@@ -10,8 +10,7 @@ import { useSession } from '../../lib/auth-store';
 import { useProfileSave } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updateManagerProfile, useManagerProfile } from './api/staff';
-import { PhotoUploadButton } from './components/photo-upload-button';
-import { UserAvatar } from './components/user-avatar';
+import { ProfileCard, ProfileFormButtons } from './components/profile-card';
 
 /** /managerdata: a manager's own name, email and photo. */
 export function ManagerDataPage() {
@@ -48,40 +47,25 @@ function ManagerProfile({ manager }: { manager: Manager }) {
   });
 
   return (
-    <Paper withBorder p="lg" radius="md" maw={720}>
-      <Group justify="space-between" mb="md" align="flex-start">
-        <Group>
-          <UserAvatar userId={manager.user_id} name={manager.name} size={72} />
-          <PhotoUploadButton userId={manager.user_id} />
-        </Group>
-        {!editing && (
-          <Button variant="light" onClick={() => setEditing(true)}>
-            {t('customer_data.edit')}
-          </Button>
-        )}
-      </Group>
-      <Title order={2} size="h3" mb="sm">
-        {t('customer_data.profile')}
-      </Title>
+    <ProfileCard
+      userId={manager.user_id}
+      name={manager.name}
+      editing={editing}
+      onEdit={() => setEditing(true)}
+      maw={720}
+    >
       {editing ? (
         <form noValidate onSubmit={form.onSubmit((values) => void save(values))}>
           <Stack>
             <TextInput label={t('staff.name')} required {...field('name')} />
             <TextInput label={t('staff.email')} type="email" required {...field('email')} />
-            <Group justify="flex-end">
-              <Button
-                variant="default"
-                onClick={() => {
-                  form.setValues({ name: manager.name, email: manager.email });
-                  setEditing(false);
-                }}
-              >
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={saving}>
-                {t('common.save')}
-              </Button>
-            </Group>
+            <ProfileFormButtons
+              saving={saving}
+              onCancel={() => {
+                form.setValues({ name: manager.name, email: manager.email });
+                setEditing(false);
+              }}
+            />
           </Stack>
         </form>
       ) : (
@@ -93,6 +77,6 @@ function ManagerProfile({ manager }: { manager: Manager }) {
           ]}
         />
       )}
-    </Paper>
+    </ProfileCard>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Grid, Group, Loader, NumberInput, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Grid, Loader, NumberInput, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DISCOUNT_MAX, DISCOUNT_MIN, DISCOUNT_STEP } from '@vetcall/shared/constants';
@@ -13,8 +13,7 @@ import { useFieldProps } from '../../lib/use-field-props';
 import { CalendarLinkPanel } from '../calendar/calendar-link-panel';
 import { IcsFeedPanel } from '../calendar/ics-feed-panel';
 import { updateVetProfile, useVetProfile } from './api/staff';
-import { PhotoUploadButton } from './components/photo-upload-button';
-import { UserAvatar } from './components/user-avatar';
+import { ProfileCard, ProfileFormButtons } from './components/profile-card';
 
 type VetValues = { name: string; email: string; phone: string; specialty: string; discount: number };
 const valuesOf = (vet: Vet): VetValues => ({
@@ -73,21 +72,7 @@ function VetProfile({ vet }: { vet: Vet }) {
   ];
   return (
     <Stack maw={860}>
-      <Paper withBorder p="lg" radius="md">
-        <Group justify="space-between" mb="md" align="flex-start">
-          <Group>
-            <UserAvatar userId={vet.user_id} name={vet.name} size={72} />
-            <PhotoUploadButton userId={vet.user_id} />
-          </Group>
-          {!editing && (
-            <Button variant="light" onClick={() => setEditing(true)}>
-              {t('customer_data.edit')}
-            </Button>
-          )}
-        </Group>
-        <Title order={2} size="h3" mb="sm">
-          {t('customer_data.profile')}
-        </Title>
+      <ProfileCard userId={vet.user_id} name={vet.name} editing={editing} onEdit={() => setEditing(true)}>
         {editing ? (
           <form noValidate onSubmit={form.onSubmit((values) => void save(values))}>
             <Grid gap="md">
@@ -116,25 +101,19 @@ function VetProfile({ vet }: { vet: Vet }) {
                 />
               </Grid.Col>
             </Grid>
-            <Group justify="flex-end" mt="md">
-              <Button
-                variant="default"
-                onClick={() => {
-                  form.setValues(valuesOf(vet));
-                  setEditing(false);
-                }}
-              >
-                {t('common.cancel')}
-              </Button>
-              <Button type="submit" loading={saving}>
-                {t('common.save')}
-              </Button>
-            </Group>
+            <ProfileFormButtons
+              saving={saving}
+              mt="md"
+              onCancel={() => {
+                form.setValues(valuesOf(vet));
+                setEditing(false);
+              }}
+            />
           </form>
         ) : (
           <DataList items={rows} />
         )}
-      </Paper>
+      </ProfileCard>
       <CalendarLinkPanel vet={vet} />
       <IcsFeedPanel vetId={vet.vet_id} />
     </Stack>
