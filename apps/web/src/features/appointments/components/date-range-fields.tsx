@@ -8,6 +8,8 @@ import type { DateBounds } from '../appointment-filters';
 /** The height of an input's label: buttons beside labelled inputs start this far down to line up. */
 export const BELOW_INPUT_LABEL = 'calc(var(--mantine-font-size-sm) * var(--mantine-line-height))';
 
+const LABEL_KEYS = { from: 'appointments.from', to: 'appointments.to' } as const;
+
 /** From and To of the appointment lists (SPEC §5 Appointment date filters), with their problems. */
 export function DateRangeFields({
   from,
@@ -34,26 +36,21 @@ export function DateRangeFields({
     if (code === 'before_from') return t('appointments.to_before_from');
     return translateFieldError(t, code);
   }
+  const value = { from, to };
   return (
     <>
-      <DateInput
-        label={t('appointments.from')}
-        required
-        minDate={bounds.min}
-        maxDate={bounds.max}
-        value={from}
-        error={message(problems.from)}
-        onChange={(value) => onChange({ from: value ?? '', to })}
-      />
-      <DateInput
-        label={t('appointments.to')}
-        required
-        minDate={bounds.min}
-        maxDate={bounds.max}
-        value={to}
-        error={message(problems.to)}
-        onChange={(value) => onChange({ from, to: value ?? '' })}
-      />
+      {(['from', 'to'] as const).map((field) => (
+        <DateInput
+          key={field}
+          label={t(LABEL_KEYS[field])}
+          required
+          minDate={bounds.min}
+          maxDate={bounds.max}
+          value={value[field]}
+          error={message(problems[field])}
+          onChange={(date) => onChange({ ...value, [field]: date ?? '' })}
+        />
+      ))}
     </>
   );
 }

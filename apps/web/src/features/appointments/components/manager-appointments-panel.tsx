@@ -1,13 +1,11 @@
-import { useMemo, useState } from 'react';
 import { Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { todayKey } from '@vetcall/shared/dates';
-import { browserTimeZone } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
 import { useUsers } from '../../staff/api/staff';
 import { ExportButton } from '../../staff/components/export-button';
 import { useManagerAppointments } from '../api/appointments';
-import { defaultFilter, filterDateBounds, filterProblems, mngrecordParam } from '../appointment-filters';
+import { mngrecordParam } from '../appointment-filters';
+import { useAppointmentFilter } from '../use-appointment-filter';
 import { PagedAppointments } from './appointments-table';
 import { BELOW_INPUT_LABEL, DateRangeFields } from './date-range-fields';
 import { RecordViewModals, useRecordViews } from './record-views';
@@ -19,12 +17,8 @@ import { RecordViewModals, useRecordViews } from './record-views';
 export function ManagerAppointmentsPanel() {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const timeZone = useMemo(() => browserTimeZone(), []);
-  const today = useMemo(() => todayKey(new Date(), timeZone), [timeZone]);
-  const bounds = filterDateBounds(today);
-  const [filter, setFilter] = useState(() => defaultFilter(today));
-  const problems = filterProblems(filter, bounds);
-  const param = Object.keys(problems).length === 0 ? mngrecordParam(filter) : null;
+  const { timeZone, filter, setFilter, valid, reset, dateRange } = useAppointmentFilter();
+  const param = valid ? mngrecordParam(filter) : null;
   const appointments = useManagerAppointments(param, locale, timeZone);
   const vets = useUsers('vet');
   const views = useRecordViews();
@@ -42,14 +36,8 @@ export function ManagerAppointmentsPanel() {
               ...(vets.data ?? []).map((vet) => ({ value: String(vet.user_id), label: vet.name })),
             ]}
           />
-          <DateRangeFields
-            from={filter.from}
-            to={filter.to}
-            bounds={bounds}
-            problems={problems}
-            onChange={(range) => setFilter({ ...filter, ...range })}
-          />
-          <Button variant="default" mt={BELOW_INPUT_LABEL} onClick={() => setFilter(defaultFilter(today))}>
+          <DateRangeFields {...dateRange} />
+          <Button variant="default" mt={BELOW_INPUT_LABEL} onClick={reset}>
             {t('appointments.reset_filter')}
           </Button>
         </Group>

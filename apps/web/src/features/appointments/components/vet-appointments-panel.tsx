@@ -1,12 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Button, Group, NativeSelect, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { APPOINTMENT_STATUSES } from '@vetcall/shared/appointment-status';
-import { todayKey } from '@vetcall/shared/dates';
-import { browserTimeZone } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
 import { useVetAppointments } from '../api/appointments';
-import { defaultFilter, filterDateBounds, filterProblems } from '../appointment-filters';
+import { useAppointmentFilter } from '../use-appointment-filter';
 import { PagedAppointments } from './appointments-table';
 import { BELOW_INPUT_LABEL, DateRangeFields } from './date-range-fields';
 import { RecordViewModals, useRecordViews } from './record-views';
@@ -18,26 +16,15 @@ import { RecordViewModals, useRecordViews } from './record-views';
 export function VetAppointmentsPanel({ vetId }: { vetId: number }) {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const timeZone = useMemo(() => browserTimeZone(), []);
-  const today = useMemo(() => todayKey(new Date(), timeZone), [timeZone]);
-  const bounds = filterDateBounds(today);
-  const [filter, setFilter] = useState(() => defaultFilter(today));
+  const { timeZone, filter, valid, reset, dateRange } = useAppointmentFilter();
   const [status, setStatus] = useState('');
-  const problems = filterProblems(filter, bounds);
-  const valid = Object.keys(problems).length === 0;
   const appointments = useVetAppointments(vetId, valid ? { from: filter.from, to: filter.to } : null, locale, timeZone);
   const views = useRecordViews();
 
   return (
     <Stack>
       <Group align="flex-start">
-        <DateRangeFields
-          from={filter.from}
-          to={filter.to}
-          bounds={bounds}
-          problems={problems}
-          onChange={(range) => setFilter({ ...filter, ...range })}
-        />
+        <DateRangeFields {...dateRange} />
         <NativeSelect
           label={t('appointments.status_filter')}
           value={status}
@@ -51,7 +38,7 @@ export function VetAppointmentsPanel({ vetId }: { vetId: number }) {
           variant="default"
           mt={BELOW_INPUT_LABEL}
           onClick={() => {
-            setFilter(defaultFilter(today));
+            reset();
             setStatus('');
           }}
         >
