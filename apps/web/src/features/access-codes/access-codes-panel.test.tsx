@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type AccessCode, accessCodeSchema } from '@vetcall/shared/schemas/access-code';
 import { fakeApi } from '../../test/fake-api';
 import { initTestI18n, withProviders } from '../../test/render';
+import { write } from '../../test/user-input';
 import { AccessCodesPanel } from './access-codes-panel';
 
 /** A stand-in for the server at the network boundary: codes kept in memory, calls recorded. */
@@ -87,8 +88,7 @@ describe('AccessCodesPanel', () => {
     expect(await within(form).findByText('Valid to must not be before valid from.')).toBeTruthy();
     expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
 
-    await userEvent.clear(within(form).getByLabelText(/^Valid to/));
-    await userEvent.paste('08/01/2030');
+    await write(within(form).getByLabelText(/^Valid to/), '08/01/2030');
     await userEvent.click(within(form).getByLabelText('Included appointment (free)'));
     await userEvent.click(within(form).getByRole('button', { name: 'Create code' }));
     expect(await within(form).findByText('This access code already exists.')).toBeTruthy();

@@ -10,6 +10,7 @@ import { authStore } from '../../lib/auth-store';
 import { loadTestClientConfig } from '../../test/client-config';
 import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
+import { chooseOption, write } from '../../test/user-input';
 import { CustomerDataPage } from './customer-data-page';
 
 const rita: Customer = {
@@ -91,11 +92,6 @@ function renderPage() {
 
 const textbox = (name: RegExp) => screen.getByRole('textbox', { name });
 const sent = (api: ReturnType<typeof fakeServer>) => api.calls.filter((call) => call.method !== 'GET');
-
-async function write(field: HTMLElement, text: string) {
-  await userEvent.clear(field);
-  await userEvent.paste(text);
-}
 
 async function startEditing() {
   await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
@@ -296,10 +292,4 @@ describe('CustomerDataPage', { timeout: 20_000 }, () => {
 function formFields(customer: Customer) {
   const { user_id: _userId, customer_id: _customerId, ...fields } = customer;
   return fields;
-}
-
-/** Opens a Mantine Select and clicks an option (jsdom has no layout: the floating list counts as hidden). */
-async function chooseOption(select: HTMLElement, option: string) {
-  await userEvent.click(select);
-  await userEvent.click(await screen.findByRole('option', { name: option, hidden: true }));
 }

@@ -7,6 +7,7 @@ import { postalCodeLookupSchema } from '@vetcall/shared/schemas/postal-code';
 import { loadTestClientConfig } from '../../test/client-config';
 import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
+import { write } from '../../test/user-input';
 import { RegistrationPage } from './registration-page';
 
 /** The server at the network boundary: a free email, one known postal code, and the registration. */
@@ -47,18 +48,12 @@ function renderPage() {
 
 const field = (name: RegExp) => screen.getByRole('textbox', { name });
 
-/** Writes into a field (pasted: each key press re-renders the whole form, which is slow in jsdom). */
-async function write(name: RegExp, text: string) {
-  await userEvent.clear(field(name));
-  await userEvent.paste(text);
-}
-
 async function fillCustomer(email: string) {
-  await write(/^Name/, 'Carla Mendes');
-  await write(/^Email/, email);
-  await write(/^Phone/, '912 000 111');
-  await write(/^VAT number/, '245678901');
-  await write(/^Postal code/, '1000-001');
+  await write(field(/^Name/), 'Carla Mendes');
+  await write(field(/^Email/), email);
+  await write(field(/^Phone/), '912 000 111');
+  await write(field(/^VAT number/), '245678901');
+  await write(field(/^Postal code/), '1000-001');
   // A complete code is looked up at once and fills the address.
   await waitFor(() => expect(field(/^City/)).toHaveProperty('value', 'Lisboa'));
 }
@@ -153,9 +148,9 @@ describe('RegistrationPage', { timeout: 20_000 }, () => {
   it('puts an unknown postal code on the city field and clears state and address', async () => {
     fakeServer();
     renderPage();
-    await write(/^State/, 'Porto');
-    await write(/^Address/, 'Rua Direita');
-    await write(/^Postal code/, '9999-999');
+    await write(field(/^State/), 'Porto');
+    await write(field(/^Address/), 'Rua Direita');
+    await write(field(/^Postal code/), '9999-999');
     expect(await screen.findAllByText('Invalid postal code.')).toHaveLength(2);
     expect(field(/^State/)).toHaveProperty('value', '');
     expect(field(/^Address/)).toHaveProperty('value', '');

@@ -15,6 +15,7 @@ import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
+import { writeDate } from '../../../test/user-input';
 import { ManagerAppointmentsPanel } from './manager-appointments-panel';
 
 function item(id: number, overrides: Partial<AppointmentListItem> = {}): AppointmentListItem {
@@ -94,12 +95,6 @@ function fakeServer() {
 
 const mngrecordUrls = (urls: string[]) => urls.filter((url) => url.startsWith('/api/appointments/mngrecord/'));
 const dateInput = (name: RegExp) => screen.getByLabelText(name) as HTMLInputElement;
-/** Writes a date as the English field shows it (MM/DD/YYYY), then leaves the field. */
-async function writeDate(name: RegExp, shown: string) {
-  await userEvent.clear(dateInput(name));
-  await userEvent.paste(shown);
-  await userEvent.tab();
-}
 
 describe('ManagerAppointmentsPanel', () => {
   beforeAll(async () => {
@@ -145,17 +140,17 @@ describe('ManagerAppointmentsPanel', () => {
     const vetSelect = screen.getByLabelText('Vet') as HTMLSelectElement;
     await waitFor(() => expect(vetSelect.options).toHaveLength(3));
     await userEvent.selectOptions(vetSelect, '42');
-    await writeDate(/^From/, '10/01/2026');
-    await writeDate(/^To/, '11/30/2026');
+    await writeDate(dateInput(/^From/), '10/01/2026');
+    await writeDate(dateInput(/^To/), '11/30/2026');
     await waitFor(() =>
       expect(mngrecordUrls(api.urls).at(-1)).toMatch(/^\/api\/appointments\/mngrecord\/2026-10-01_2026-11-30_42\?/),
     );
 
     // A date past one month ahead is not taken (the field keeps its date); a reversed window is not asked for.
     const asked = mngrecordUrls(api.urls).length;
-    await writeDate(/^To/, '12/22/2026');
+    await writeDate(dateInput(/^To/), '12/22/2026');
     expect(dateInput(/^To/).value).toBe('11/30/2026');
-    await writeDate(/^To/, '09/30/2026');
+    await writeDate(dateInput(/^To/), '09/30/2026');
     expect(await screen.findByText('The end date must not be before the start date.')).toBeTruthy();
     expect(mngrecordUrls(api.urls)).toHaveLength(asked);
     expect(screen.queryByRole('button', { name: 'Export to Excel' })).toBeNull();

@@ -8,6 +8,7 @@ import type { PetInput } from '@vetcall/shared/schemas/pet';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
+import { chooseOption, write, writeDate } from '../../../test/user-input';
 import type { DraftPet } from '../draft-pet';
 import { PetFormModal } from './pet-form-modal';
 
@@ -27,26 +28,8 @@ function renderForm(pet: DraftPet | null = null) {
   return { onSubmit, dialog: within(screen.getByRole('dialog')) };
 }
 
-/**
- * Picks an option of a Mantine Select as a person does: open the list, click the option. jsdom has no
- * layout, so floating lists and calendars count as hidden: `hidden: true` finds what a person sees.
- */
-async function choose(label: RegExp, option: string) {
-  await userEvent.click(screen.getByRole('combobox', { name: label }));
-  await userEvent.click(await screen.findByRole('option', { name: option, hidden: true }));
-}
-
-/** Writes into a field: pasted, as every key press re-renders the form (slow in jsdom). */
-async function write(field: HTMLElement, text: string) {
-  await userEvent.clear(field);
-  await userEvent.paste(text);
-}
-
-/** Writes a date into a date field as it is shown to the reader, then leaves the field. */
-async function writeDate(field: HTMLElement, shown: string) {
-  await write(field, shown);
-  await userEvent.tab();
-}
+/** Picks an option of the Select labelled `label`. */
+const choose = (label: RegExp, option: string) => chooseOption(screen.getByRole('combobox', { name: label }), option);
 
 async function fillRequired(options: { birth: string; weight: string }) {
   await write(screen.getByRole('textbox', { name: /^Name/ }), 'Trovão');

@@ -8,6 +8,7 @@ import { authStore } from '../../../lib/auth-store';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { fakeApi, refusal } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
+import { write } from '../../../test/user-input';
 import { StaffTable } from './staff-table';
 
 const vets: UserRow[] = [
@@ -66,11 +67,6 @@ const listLoads = (api: ReturnType<typeof fakeServer>) => api.calls.filter((call
 /** The row whose cell reads `name` (the ID cell of a row in editing). */
 async function rowOf(name: string) {
   return within((await screen.findByRole('cell', { name })).closest('tr')!);
-}
-
-async function write(field: HTMLElement, text: string) {
-  await userEvent.clear(field);
-  await userEvent.paste(text);
 }
 
 describe('StaffTable', { timeout: 15_000 }, () => {
