@@ -96,7 +96,8 @@ function fakeServer() {
 const mngrecordUrls = (urls: string[]) => urls.filter((url) => url.startsWith('/api/appointments/mngrecord/'));
 const dateInput = (name: RegExp) => screen.getByLabelText(name) as HTMLInputElement;
 
-describe('ManagerAppointmentsPanel', () => {
+// Six date writes and a reset through Mantine fields: a busy machine needs more than the default 5 s.
+describe('ManagerAppointmentsPanel', { timeout: 15_000 }, () => {
   beforeAll(async () => {
     await initTestI18n();
   });
