@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { jobs } from '../db/schema.ts';
+import { jobs } from '../db/jobs-schema.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../clock.ts';
-import { jobs } from '../db/schema.ts';
+import { jobs } from '../db/jobs-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { claimDueJobs, enqueueJobs, JOB_GIVE_UP_AFTER_MS, JOB_LEASE_MS, retryDelayMs } from './job-queue.ts';
 import { createJobWorker, type JobHandler } from './job-worker.ts';

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { AppointmentStatus } from '@vetcall/shared/appointment-status';
 import { fixedClock } from '../../clock.ts';
 import { buildAppointment, buildCustomer, buildPet, buildVet } from '../../demo-data/factories.ts';
-import { appointments, calendarEvents, jobs } from '../../db/schema.ts';
+import { appointments, calendarEvents } from '../../db/schema.ts';
+import { jobs } from '../../db/jobs-schema.ts';
 import { retryDelayMs } from '../../jobs/job-queue.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { type ReceivedMail, startSmtpTestServer } from '../../../test/smtp-test-server.ts';

@@ -5,7 +5,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from '@vetcall/shared/constants';
 import { fixedClock } from '../../clock.ts';
-import { appointmentFiles, appointments, jobs } from '../../db/schema.ts';
+import { appointmentFiles, appointments } from '../../db/schema.ts';
+import { jobs } from '../../db/jobs-schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import {
   type AppointmentWorld,
