@@ -102,7 +102,7 @@ export async function benchAppointmentLists(): Promise<{ results: BenchResult[];
         if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
         return response.json<{ items: unknown[]; next_cursor: string | null }>();
       };
-      // SPEC §9 default window: 15 days before and after today.
+      // docs/product-rules.md#limits default window: 15 days before and after today.
       const window = '2026-11-05_2026-12-05';
       const first = await page(`/api/appointments/mngrecord/${window}_all`);
       if (first.items.length !== 200 || !first.next_cursor) throw new Error('expected a full first page');

@@ -8,8 +8,8 @@
  * plays the vet and the customer in two browser contexts. Each call: both pages open `/appointment/<pin>`,
  * both press Connect at once (t0: both clicks done), then on both pages the remote <video> must have frames
  * (videoWidth > 0) and its currentTime must advance (t1: the later of the two). The figure is
- * t1 − t0 − PIN_CONNECTING_DELAY_MS (the 2 s "connecting" pause SPEC §9 requires); then both hang up and
- * wait for the PIN screen before the next call.
+ * t1 − t0 − PIN_CONNECTING_DELAY_MS (the 2 s "connecting" pause docs/product-rules.md#limits requires); then both hang
+ * up and wait for the PIN screen before the next call.
  *
  * Where `unshare -n` works (root or user namespaces), the measurement runs as a child process inside a
  * network namespace that has only loopback (`tsx bench/video-call.bench.ts --main`, which prints its result

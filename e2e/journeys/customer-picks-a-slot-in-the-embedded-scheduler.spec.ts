@@ -11,7 +11,8 @@ test('a customer page embeds the scheduler, the customer reserves a slot by keyb
   await expect(page).toHaveURL(/\/customer$/);
   await expect(page.getByRole('button', { name: 'Schedule' })).toBeVisible();
   const date = lisbonWeekdayAhead(2);
-  // What the booking screen does (SPEC §2.4): the scheduler in an iframe, messages heard from our origin.
+  // What the booking screen does (docs/product-rules.md#booking): the scheduler in an iframe, messages heard from our
+  // origin.
   await page.evaluate(
     (src) => {
       const received: unknown[] = [];

@@ -118,7 +118,7 @@ for (const lang of ['en', 'pt'] as const) {
     await page.getByLabel(new RegExp(`^${text.phone}`)).fill('912 000 111');
     await page.getByLabel(new RegExp(`^${text.taxId}`)).fill('245678901');
 
-    // An invalid code: message on the city field, state and address cleared (SPEC §5).
+    // An invalid code: message on the city field, state and address cleared (docs/product-rules.md#validation).
     await page.getByLabel(new RegExp(`^${text.postalCode}`)).fill('9999-999');
     await page.getByLabel(new RegExp(`^${text.postalCode}`)).blur();
     await expect(page.getByText(text.invalidPostal).first()).toBeVisible();

@@ -12,7 +12,7 @@ test('the demo manager creates a vet, edits the phone inline, uploads a photo an
   await expect(page).toHaveURL(/\/manager$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vets');
 
-  // New Vet, with the rules of SPEC §5 New user.
+  // New Vet, with the rules of docs/product-rules.md#validation New user.
   await page.getByRole('button', { name: 'New Vet' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/^Name/).fill('Dr. Beatriz Nunes');

@@ -6,7 +6,7 @@ test('the demo vet adds Saturday hours, is stopped by an overlap, saves, and fin
 }) => {
   await logIn(page, DEMO.vet.email);
   await expect(page).toHaveURL(/\/vet$/);
-  // Availability is the default vet mode (SPEC §2.11); the demo vet's calendar is linked.
+  // Availability is the default vet mode (docs/product-rules.md#vet-screens); the demo vet's calendar is linked.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Availability');
   const editor = page.getByRole('table', { name: 'Working intervals of the selected week' });
   await expect(editor).toBeVisible();
@@ -18,7 +18,7 @@ test('the demo vet adds Saturday hours, is stopped by an overlap, saves, and fin
   await expect(time(/^End of interval 2, Monday/)).toHaveValue('18:00');
   await expect(time(/^Start of interval 1, Saturday/)).toHaveCount(0);
 
-  // A new interval on an empty day is 09:00–17:00 (SPEC §5).
+  // A new interval on an empty day is 09:00–17:00 (docs/product-rules.md#validation).
   await page.getByRole('button', { name: /^Add an interval on Saturday/ }).click();
   await expect(time(/^Start of interval 1, Saturday/)).toHaveValue('09:00');
   await expect(time(/^End of interval 1, Saturday/)).toHaveValue('17:00');
@@ -36,7 +36,8 @@ test('the demo vet adds Saturday hours, is stopped by an overlap, saves, and fin
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Availability updated.')).toBeVisible();
 
-  // Away and back through the navbar (a reload of /vet would be a direct entry: SPEC §2.2 sends it to login).
+  // Away and back through the navbar (a reload of /vet would be a direct entry: docs/product-rules.md#navigation-guard
+  // sends it to login).
   const navbar = page.getByRole('navigation');
   await navbar.getByRole('link', { name: 'My Data' }).click();
   await expect(page).toHaveURL(/\/vetdata\?/);

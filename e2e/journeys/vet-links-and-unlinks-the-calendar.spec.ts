@@ -10,13 +10,13 @@ test('the second demo vet unlinks the calendar, is kept out of availability, lin
   const calendar = page.getByRole('region', { name: 'Calendar', exact: true });
   await expect(calendar.getByText('Linked', { exact: true })).toBeVisible();
 
-  // Unlink (SPEC §4 Calendar linking): confirmed, then 'calendar association removed'.
+  // Unlink (docs/product-rules.md#states Calendar linking): confirmed, then 'calendar association removed'.
   await calendar.getByRole('button', { name: 'Unlink calendar' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Unlink calendar' }).click();
   await expect(page.getByText('Calendar association removed.')).toBeVisible();
   await expect(calendar.getByText('Not linked', { exact: true })).toBeVisible();
 
-  // Without a calendar the availability modes send the vet back to /vetdata (SPEC §2.11).
+  // Without a calendar the availability modes send the vet back to /vetdata (docs/product-rules.md#vet-screens).
   await navbar.getByRole('link', { name: 'Start' }).click();
   await expect(page).toHaveURL(/\/vetdata\?lang=en&access=vet$/);
   await expect(page.getByText('Link a calendar to your account before setting your availability.')).toBeVisible();

@@ -102,9 +102,9 @@ export interface Config {
   supportEmail: string;
   /** The marketing site behind the login page's 'Back to the website' (defaults to PUBLIC_URL). */
   websiteUrl: string;
-  /** Pet insurance policies (SPEC §3 Pet policy): hidden unless enabled. */
+  /** Pet insurance policies (docs/product-rules.md#entities Pet policy): hidden unless enabled. */
   insuranceEnabled: boolean;
-  /** Appointment access codes (SPEC §2.4, §2.12): on by default. */
+  /** Appointment access codes (docs/product-rules.md#booking, #manager-screens): on by default. */
   accessCodesEnabled: boolean;
   postalCodes: {
     /** Portugal: GEO API PT (free) or CTT's API (needs a key). */
@@ -114,7 +114,10 @@ export interface Config {
     unitedStatesUrl: string;
     brazilUrl: string;
   };
-  /** External calendar linking (SPEC §2.9, §7): the built-in calendar, or Aurinko in front of Google etc. */
+  /**
+   * External calendar linking (docs/product-rules.md#calendar-callback, #api): the built-in calendar, or Aurinko in
+   * front of Google etc.
+   */
   /** Keys PINs and other server-side secrets; from APP_SECRET, else a random one kept in DATA_DIR (not in production). */
   appSecret: string | undefined;
   payment: {
@@ -123,7 +126,7 @@ export interface Config {
     stripeSecretKey: string | undefined;
     stripeWebhookSecret: string | undefined;
   };
-  /** GA4 purchase events (SPEC §7) are sent only when this is set. */
+  /** GA4 purchase events (docs/product-rules.md#api) are sent only when this is set. */
   gaMeasurementId: string | undefined;
   calendar: {
     provider: 'builtin' | 'aurinko';

@@ -40,5 +40,5 @@ export const unauthorized = () => new AppError('unauthorized', 401);
 export const forbidden = () => new AppError('forbidden', 403);
 export const notFound = () => new AppError('not_found', 404);
 
-/** The email belongs to someone else (SPEC §5: 'email in use'). */
+/** The email belongs to someone else (docs/product-rules.md#validation: 'email in use'). */
 export const emailInUse = () => new AppError('email_in_use', 409, { fields: { email: 'taken' } });

@@ -10,7 +10,7 @@ import { createRouter } from './app/router';
 import { loadClientConfig } from './lib/client-config';
 import { initI18n, preferredLocale } from './lib/i18n';
 
-/** SPEC §1: translations load from the server first; if that fails the app does not mount. */
+/** docs/product-rules.md#product: translations load from the server first; if that fails the app does not mount. */
 async function start() {
   await Promise.all([initI18n(preferredLocale()), loadClientConfig()]);
   const root = document.getElementById('root');

@@ -1,5 +1,5 @@
 /**
- * Appointment status keys. SPEC §4 shows only TK_Confirmed; the lifecycle around it is ours and is
+ * Appointment status keys. docs/product-rules.md#states shows only TK_Confirmed; the lifecycle around it is ours and is
  * written down in docs/appointment-lifecycle.md (booking issue).
  */
 export const APPOINTMENT_STATUSES = [

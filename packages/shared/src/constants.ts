@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, named once and used by the server and the web app. */
+/** Business constants of docs/product-rules.md#limits, named once and used by the server and the web app. */
 
 export const MAX_CUSTOMER_UPLOAD_BYTES = 20_971_520;
 export const MAX_STAFF_UPLOAD_BYTES = 41_943_040;

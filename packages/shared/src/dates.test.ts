@@ -29,7 +29,7 @@ describe('todayKey and latestTodayKey', () => {
   });
 });
 
-describe('ageBetween (a pet’s computed age, SPEC §2.14)', () => {
+describe('ageBetween (a pet’s computed age, docs/product-rules.md#pet-records)', () => {
   it.each([
     // same day
     ['2020-05-17', '2020-05-17', 0, 0],

@@ -1,4 +1,4 @@
-/** Date keys are YYYY-MM-DD (SPEC §9). */
+/** Date keys are YYYY-MM-DD (docs/product-rules.md#limits). */
 export const DATE_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 export function isValidDateKey(value: string): boolean {

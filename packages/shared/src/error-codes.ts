@@ -1,6 +1,7 @@
 /**
  * Stable error codes sent as `{ error: code }` in 4xx bodies. The web app shows `t('errors.<code>')`,
- * so every code here has a catalog entry (a test checks it). SPEC §8's thrown keys are kept as named.
+ * so every code here has a catalog entry (a test checks it). The error_* keys of docs/product-rules.md#errors are kept
+ * as named.
  */
 export const ERROR_CODES = [
   // generic HTTP
@@ -15,7 +16,7 @@ export const ERROR_CODES = [
   'too_many_requests',
   'internal_error',
   'service_unavailable',
-  // auth (SPEC §8 and the foundation issue)
+  // auth (docs/product-rules.md#errors and the foundation issue)
   'invalid_login_attempt',
   'invalid_or_expired_token',
   'account_inactive',
@@ -31,7 +32,7 @@ export const ERROR_CODES = [
   // scheduling (holds on slots)
   'slot_taken',
   'too_many_holds',
-  // calendar linking (SPEC §2.9, §7)
+  // calendar linking (docs/product-rules.md#calendar-callback, #api)
   'calendar_token_invalid',
   'calendar_provider_unavailable',
   'builtin_calendar_disabled',
@@ -52,14 +53,14 @@ export const ERROR_CODES = [
   'webhook_signature_invalid',
   'appointment_not_confirmable',
   'cant_activate_appointment',
-  // video consultations (SPEC §2.5, §9; docs/video-signalling.md)
+  // video consultations (docs/product-rules.md#pin-screen, #limits; docs/video-signalling.md)
   'pin_not_found',
   'room_not_open',
   'room_closed',
   'room_full',
   'connection_replaced',
   'join_timeout',
-  // SPEC §8 thrown keys
+  // docs/product-rules.md#errors thrown keys
   'invalid_payment_hash',
   'error_updating_appointment',
   'error_notifying_file_added',
@@ -103,7 +104,7 @@ export const FIELD_ERROR_CODES = [
   'invalid_value',
   'passwords_mismatch',
   'taken',
-  // working intervals (SPEC §5)
+  // working intervals (docs/product-rules.md#validation)
   'end_before_start',
   'overlap',
 ] as const;

@@ -1,4 +1,4 @@
-/** Interface locales of SPEC §1; pt is the default. */
+/** Interface locales of docs/product-rules.md#product; pt is the default. */
 export const LOCALES = ['en', 'pt', 'pt-BR'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'pt';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PET_SPECIES, canonicalSpecies, hasBreedList } from './pet-species.ts';
 
 describe('PET_SPECIES', () => {
-  it('lists the options of SPEC §9 in order', () => {
+  it('lists the options of docs/product-rules.md#limits in order', () => {
     expect(PET_SPECIES).toEqual(['Dog', 'Cat', 'Other']);
   });
 });

@@ -1,8 +1,14 @@
-/** Species options of SPEC §3/§9; a pet's species may also be free text (at least 2 characters). */
+/**
+ * Species options of docs/product-rules.md#entities/#limits; a pet's species may also be free text (at least 2
+ * characters).
+ */
 export const PET_SPECIES = ['Dog', 'Cat', 'Other'] as const;
 export type PetSpecies = (typeof PET_SPECIES)[number];
 
-/** The species that have a curated breed list (SPEC §3: breed from a per-species list, or free text). */
+/**
+ * The species that have a curated breed list (docs/product-rules.md#entities: breed from a per-species list, or free
+ * text).
+ */
 export type BreedListSpecies = 'Dog' | 'Cat';
 
 /**

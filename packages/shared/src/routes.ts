@@ -1,5 +1,5 @@
 /**
- * The route table of SPEC §2.1. Paths, names and page titles are part of the contract and are kept
+ * The route table of docs/product-rules.md#routes. Paths, names and page titles are part of the contract and are kept
  * exactly; the web router is built from this list.
  */
 export const ROUTES = [
@@ -22,10 +22,13 @@ export const ROUTES = [
 
 export type RouteName = (typeof ROUTES)[number]['name'];
 
-/** Title used where a route has none (SPEC §2.1). */
+/** Title used where a route has none (docs/product-rules.md#routes). */
 export const DEFAULT_PAGE_TITLE = 'VetCall';
 
-/** Screens from which an auth-required route may be entered without clearing the session (SPEC §2.2). */
+/**
+ * Screens from which an auth-required route may be entered without clearing the session
+ * (docs/product-rules.md#navigation-guard).
+ */
 export const GUARD_ALLOWED_ORIGINS: readonly RouteName[] = [
   'Login',
   'CustomerData',

@@ -71,7 +71,7 @@ export const vets = pgTable(
       .unique()
       .references(() => users.id, { onDelete: 'cascade' }),
     specialty: text('specialty').notNull().default(''),
-    /** External calendar token (SPEC §3); empty means no calendar is linked. */
+    /** External calendar token (docs/product-rules.md#entities); empty means no calendar is linked. */
     accountToken: text('account_token').notNull().default(''),
     discount: integer('discount').notNull().default(0),
     /** SHA-256 of the secret in the vet's private ICS subscription URL; null until one is made. */
@@ -127,7 +127,9 @@ export const passwordResetTokens = pgTable(
   ],
 );
 
-/** A customer's animal (SPEC §3 Pet). Pets with appointment history are archived, never deleted. */
+/**
+ * A customer's animal (docs/product-rules.md#entities Pet). Pets with appointment history are archived, never deleted.
+ */
 export const pets = pgTable(
   'pets',
   {
@@ -157,8 +159,8 @@ export const pets = pgTable(
 );
 
 /**
- * Appointments (SPEC §3). A booking starts as TK_PendingPayment holding its slot through a calendar
- * event (a hold until paid, then a booking); the lifecycle is docs/appointment-lifecycle.md and
+ * Appointments (docs/product-rules.md#entities). A booking starts as TK_PendingPayment holding its slot through a
+ * calendar event (a hold until paid, then a booking); the lifecycle is docs/appointment-lifecycle.md and
  * packages/shared/src/appointment-status.ts.
  */
 export const appointments = pgTable(
@@ -167,7 +169,10 @@ export const appointments = pgTable(
     id: serial('id').primaryKey(),
     /** Unguessable identifier used in URLs and as the video room name. */
     hash: text('hash').notNull(),
-    /** Unguessable identifier of the payment (SPEC §7 payment_hash); null for rows made before payments. */
+    /**
+     * Unguessable identifier of the payment (docs/product-rules.md#api payment_hash); null for rows made before
+     * payments.
+     */
     paymentHash: text('payment_hash'),
     customerUserId: integer('customer_user_id')
       .notNull()
@@ -189,11 +194,13 @@ export const appointments = pgTable(
       .default('TK_PendingPayment'),
     statusDate: timestamp('status_date', { withTimezone: true }).notNull().defaultNow(),
     priceCents: integer('price_cents').notNull().default(0),
-    /** What was bought, in the customer's language at booking time (SPEC §2.7 item_name). */
+    /**
+     * What was bought, in the customer's language at booking time (docs/product-rules.md#request-confirmed item_name).
+     */
     itemName: text('item_name').notNull().default(''),
-    /** The embedded scheduler's event id (SPEC §7 calendar_event_id). */
+    /** The embedded scheduler's event id (docs/product-rules.md#api calendar_event_id). */
     calendarEventId: text('calendar_event_id'),
-    /** The customer's UTC offset in seconds when booking (SPEC §7 timezone_diff). */
+    /** The customer's UTC offset in seconds when booking (docs/product-rules.md#api timezone_diff). */
     timezoneDiff: integer('timezone_diff').notNull().default(0),
     accessCodeId: integer('access_code_id').references(() => accessCodes.id, { onDelete: 'set null' }),
     /** 'builtin' | 'stripe' | 'free': who took the payment. */
@@ -250,8 +257,8 @@ export const appointments = pgTable(
 );
 
 /**
- * Files attached to an appointment (SPEC §3 Appointment file). The bytes live in the file store under
- * `storage_key` (random); a row is written only after its bytes are safely stored, and the start-up
+ * Files attached to an appointment (docs/product-rules.md#entities Appointment file). The bytes live in the file store
+ * under `storage_key` (random); a row is written only after its bytes are safely stored, and the start-up
  * sweep removes stored bytes that no row names (see modules/appointment-files/file-store.ts).
  */
 export const appointmentFiles = pgTable(
@@ -299,7 +306,7 @@ export const userPhotos = pgTable('user_photos', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** What customers pay for (SPEC §3 Product). Prices in integer cents, EUR. */
+/** What customers pay for (docs/product-rules.md#entities Product). Prices in integer cents, EUR. */
 export const products = pgTable(
   'products',
   {
@@ -312,7 +319,10 @@ export const products = pgTable(
   (table) => [check('products_price_non_negative', sql`${table.priceCents} >= 0`)],
 );
 
-/** Appointment access codes (SPEC §3): valid between two dates; "included" means the appointment is free. */
+/**
+ * Appointment access codes (docs/product-rules.md#entities): valid between two dates; "included" means the appointment
+ * is free.
+ */
 export const accessCodes = pgTable(
   'access_codes',
   {
@@ -331,7 +341,7 @@ export const accessCodes = pgTable(
   ],
 );
 
-/** A weekly working pattern with date-specific exceptions (SPEC §3 Availability profile). */
+/** A weekly working pattern with date-specific exceptions (docs/product-rules.md#entities Availability profile). */
 export interface StoredDaySchedule {
   dayOfWeek: number;
   workingIntervals: { start: string; end: string }[];
@@ -341,7 +351,7 @@ export interface StoredDateIntervals {
   hours: { start: string; end: string }[];
 }
 
-/** A vet's availability profile (SPEC §3): what the slot engine turns into bookable slots. */
+/** A vet's availability profile (docs/product-rules.md#entities): what the slot engine turns into bookable slots. */
 export const availabilityProfiles = pgTable(
   'availability_profiles',
   {
@@ -380,7 +390,7 @@ export const calendarEvents = pgTable(
   'calendar_events',
   {
     id: serial('id').primaryKey(),
-    /** The unguessable event id the embedded scheduler posts back (SPEC §7). */
+    /** The unguessable event id the embedded scheduler posts back (docs/product-rules.md#api). */
     eventId: text('event_id').notNull(),
     vetUserId: integer('vet_user_id')
       .notNull()

@@ -4,7 +4,8 @@ import { CONFIRM_SCHEDULE_PATTERN } from '@vetcall/shared/schemas/booking';
 
 /**
  * Times of the confirmation flow. The vet's browser sends a wall time ('YYYY-MM-DD HH:mm') with its UTC
- * offset in seconds (SPEC §9: local = UTC + timezone_diff); mails show the time in each party's zone.
+ * offset in seconds (docs/product-rules.md#limits: local = UTC + timezone_diff); mails show the time in each party's
+ * zone.
  */
 
 /**

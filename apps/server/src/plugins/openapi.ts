@@ -9,7 +9,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       info: {
         title: 'VetCall API',
-        description: 'Veterinary telemedicine: booking, payment and video consultations. See SPEC.md §7.',
+        description:
+          'Veterinary telemedicine: booking, payment and video consultations. See docs/product-rules.md#api.',
         version: '0.1.0',
       },
       components: {

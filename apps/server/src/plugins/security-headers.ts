@@ -19,7 +19,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        // GA4 (SPEC §7 purchase event) only when a measurement id is configured.
+        // GA4 (docs/product-rules.md#api purchase event) only when a measurement id is configured.
         scriptSrc: ["'self'", ...(config.gaMeasurementId ? ['https://www.googletagmanager.com'] : []), ...jitsiOrigin],
         // Mantine sets inline style attributes; no inline scripts are allowed.
         styleSrc: ["'self'", "'unsafe-inline'"],

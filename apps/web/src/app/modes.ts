@@ -1,7 +1,10 @@
 import type { UserType } from '@vetcall/shared/roles';
 import { clientConfig } from '../lib/client-config';
 
-/** The modes of each access type's page (SPEC §2.4, §2.11, §2.12); the first is the default. */
+/**
+ * The modes of each access type's page (docs/product-rules.md#booking, #vet-screens, #manager-screens); the first is
+ * the default.
+ */
 export const MODES_BY_TYPE: Record<UserType, readonly string[]> = {
   customer: ['appointment_req'],
   vet: ['availabilityconfig', 'availabilityslots', 'customers', 'appointments'],
@@ -23,7 +26,7 @@ export const DATA_ROUTE_BY_TYPE: Record<UserType, string> = {
   manager: '/managerdata',
 };
 
-/** The modes offered in the navbar: access codes only when they are in use (SPEC §2.12). */
+/** The modes offered in the navbar: access codes only when they are in use (docs/product-rules.md#manager-screens). */
 export function visibleModes(type: UserType): readonly string[] {
   const enabled = clientConfig().access_codes_enabled;
   return MODES_BY_TYPE[type].filter((mode) => enabled || mode !== 'appointments_access_codes');

@@ -15,7 +15,7 @@ function redirectTarget(result: unknown): string | null {
   return result instanceof Response ? result.headers.get('location') : null;
 }
 
-describe('navigation guard (SPEC §2.2)', () => {
+describe('navigation guard (docs/product-rules.md#navigation-guard)', () => {
   beforeEach(() => {
     resetNavigationHistory();
     authStore.clear();

@@ -12,7 +12,7 @@ export function resetNavigationHistory(): void {
 }
 
 /**
- * SPEC §2.2: entering /customer, /manager or /vet from any screen but Login, CustomerData,
+ * docs/product-rules.md#navigation-guard: entering /customer, /manager or /vet from any screen but Login, CustomerData,
  * Request Confirmed, VetData or ManagerData clears local storage and goes to / with a redirect query
  * holding the intended path. A direct visit (no previous screen) counts as such an entry. Moving
  * within the same screen (changing its mode) is not an entry. Entering without a session, or the

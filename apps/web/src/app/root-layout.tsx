@@ -30,7 +30,7 @@ export function RootLayout() {
     document.title = title ?? DEFAULT_PAGE_TITLE;
   }, [title]);
 
-  // SPEC §1: a lang query parameter switches language, on any route.
+  // docs/product-rules.md#product: a lang query parameter switches language, on any route.
   const requestedLocale = normalizeLocale(new URLSearchParams(location.search).get('lang'));
   // Runs when the parameter changes, not when the language does, so other switchers are not undone.
   useEffect(() => {

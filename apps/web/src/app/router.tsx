@@ -25,7 +25,7 @@ import { RootLayout } from './root-layout';
 
 const OWN_DATA_ROUTES = new Set<RouteName>(['CustomerData', 'VetData', 'ManagerData']);
 
-/** The screen of each route of SPEC §2.1. */
+/** The screen of each route of docs/product-rules.md#routes. */
 function screenFor(name: RouteName): ReactNode {
   switch (name) {
     case 'Login':
@@ -73,7 +73,8 @@ export const routes: RouteObject[] = [
         handle: { title: route.title, name: route.name },
         element: screenFor(route.name),
       })),
-      // Pages beyond the route table of SPEC §2.1: the embedded scheduler (SPEC §7) lives in an iframe.
+      // Pages beyond the route table of docs/product-rules.md#routes: the embedded scheduler
+      // (docs/product-rules.md#api) lives in an iframe.
       { path: '/embed/scheduler', element: <EmbedSchedulerPage /> },
       // The built-in calendar's consent screen (CALENDAR_PROVIDER=builtin), where Aurinko's would be.
       { path: '/calendar/authorize', loader: trackedEntry('CalendarAuthorize'), element: <BuiltinAuthorizePage /> },

@@ -3,7 +3,7 @@ import type { SessionUser } from '@vetcall/shared/schemas/auth';
 import type { UserType } from '@vetcall/shared/roles';
 import { storage } from './storage';
 
-/** SPEC §4: the initial access type, before anyone logs in. */
+/** docs/product-rules.md#states: the initial access type, before anyone logs in. */
 export type AccessType = UserType | 'newCustomer';
 
 interface SessionState {
@@ -25,7 +25,7 @@ export const authStore = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  /** Login stores token and user data in local storage (SPEC §4). */
+  /** Login stores token and user data in local storage (docs/product-rules.md#states). */
   setSession(token: string, user: SessionUser) {
     storage.setSession(token, user);
     emit({ token, user });

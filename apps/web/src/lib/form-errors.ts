@@ -18,7 +18,7 @@ const GENERIC_CODES = new Set(['validation_failed', 'not_found', 'internal_error
 
 /**
  * The message for a failed action: the server's own reason when the person can act on it (email in
- * use, too many requests, no connection…), otherwise the action's error of SPEC §8.
+ * use, too many requests, no connection…), otherwise the action's error of docs/product-rules.md#errors.
  */
 export function actionErrorMessage(t: TFunction, error: unknown, fallbackKey: string): string {
   if (error instanceof ApiError && !GENERIC_CODES.has(error.code)) return apiErrorMessage(t, error, fallbackKey);

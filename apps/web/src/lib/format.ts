@@ -33,7 +33,10 @@ export function formatTime(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
-/** An amount in integer cents as the viewer writes euros (SPEC §9: amounts travel in cents, currency EUR). */
+/**
+ * An amount in integer cents as the viewer writes euros (docs/product-rules.md#limits: amounts travel in cents,
+ * currency EUR).
+ */
 export function formatEuros(cents: number, locale: Locale): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: CURRENCY }).format(cents / 100);
 }

@@ -3,7 +3,9 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
 import { storage } from './storage';
 
-/** Fetches a catalog from the server (SPEC §1: translations are loaded from the server at start). */
+/**
+ * Fetches a catalog from the server (docs/product-rules.md#product: translations are loaded from the server at start).
+ */
 async function fetchCatalog(locale: Locale): Promise<Record<string, unknown>> {
   const response = await fetch(`/api/translations/${locale}`, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`translations ${locale}: HTTP ${response.status}`);

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import i18next from 'i18next';
 import { ERROR_TOAST_MS } from '@vetcall/shared/constants';
 
-/** Toasts last ERROR_TOAST_MS (SPEC §9: 5 s). */
+/** Toasts last ERROR_TOAST_MS (docs/product-rules.md#limits: 5 s). */
 function show(message: string, color: string): void {
   notifications.show({
     message,

@@ -10,7 +10,7 @@ import { apiErrorMessage } from './form-errors';
 import { notifyError, notifySuccess } from './notify';
 
 /**
- * SPEC §5: an email change asks for confirmation; declining restores the old email (through
+ * docs/product-rules.md#validation: an email change asks for confirmation; declining restores the old email (through
  * `restore`) and the rest is saved. Answers the values to save.
  */
 export async function confirmEmailChange<Values extends { email: string }>(
@@ -26,7 +26,7 @@ export async function confirmEmailChange<Values extends { email: string }>(
   return { ...values, email: currentEmail };
 }
 
-/** SPEC §4: a successful email change forces logout and a return to /. Answers whether it did. */
+/** docs/product-rules.md#states: a successful email change forces logout and a return to /. Answers whether it did. */
 export function useLogoutAfterEmailChange() {
   const { t } = useTranslation();
   const navigate = useNavigate();

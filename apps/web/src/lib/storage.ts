@@ -1,6 +1,6 @@
 import type { SessionUser } from '@vetcall/shared/schemas/auth';
 
-/** Local storage keys (SPEC §4 Session: token and user data live in local storage). */
+/** Local storage keys (docs/product-rules.md#states Session: token and user data live in local storage). */
 const TOKEN_KEY = 'vetcall.token';
 const USER_KEY = 'vetcall.user';
 const LANGUAGE_KEY = 'vetcall.lang';
@@ -40,8 +40,8 @@ export const storage = {
   getLanguage: () => read(LANGUAGE_KEY),
   setLanguage: (language: string) => write(LANGUAGE_KEY, language),
   /**
-   * Clears local storage (SPEC §2.2, §4 Logout). The chosen language is a preference of the device,
-   * not of the session, so it is put back.
+   * Clears local storage (docs/product-rules.md#navigation-guard, #states Logout). The chosen language is a preference
+   * of the device, not of the session, so it is put back.
    */
   clear() {
     const language = read(LANGUAGE_KEY);

@@ -416,7 +416,7 @@ describe('hasFreeSlotOnViewerDate', () => {
   });
 });
 
-describe('validateDayIntervals (SPEC §5)', () => {
+describe('validateDayIntervals (docs/product-rules.md#validation)', () => {
   const day = (...pairs: [string, string][]) => pairs.map(([start, end]) => ({ start, end }));
 
   it('accepts no intervals, separate intervals and touching intervals', () => {
@@ -462,7 +462,7 @@ describe('validateDayIntervals (SPEC §5)', () => {
   });
 });
 
-describe('nextDefaultInterval (SPEC §5)', () => {
+describe('nextDefaultInterval (docs/product-rules.md#validation)', () => {
   it('is 09:00–17:00 for an empty day', () => {
     expect(nextDefaultInterval([])).toEqual({ start: '09:00', end: '17:00' });
   });
@@ -486,7 +486,7 @@ describe('nextDefaultInterval (SPEC §5)', () => {
   });
 });
 
-describe('availabilityWeeks (SPEC §3)', () => {
+describe('availabilityWeeks (docs/product-rules.md#entities)', () => {
   it('gives ten ISO weeks from the Monday of the current week', () => {
     const weeks = availabilityWeeks('2026-11-18');
     expect(weeks).toHaveLength(10);

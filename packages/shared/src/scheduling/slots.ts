@@ -1,7 +1,7 @@
 /**
  * The slot engine: which appointment slots a vet has free, computed from the vet's availability profile
- * (SPEC §3 "Availability profile"), the bookings and holds that occupy the vet, and the clock. Pure: no
- * database, no HTTP, no reading of the system clock (`now` is a parameter).
+ * (docs/product-rules.md#entities "Availability profile"), the bookings and holds that occupy the vet, and the clock.
+ * Pure: no database, no HTTP, no reading of the system clock (`now` is a parameter).
  *
  * Rules (ARCHITECTURE §4 "Time"):
  * 1. Window: from the vet-zone date of `now` through `horizonEndDateKey(that date, timeAvailableFor)`
@@ -313,13 +313,13 @@ export function hasFreeSlotOnViewerDate(
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Working-interval rules of SPEC §5 (weekly editor and server alike)
+// Working-interval rules of docs/product-rules.md#validation (weekly editor and server alike)
 // ---------------------------------------------------------------------------------------------------------
 
 export type DayIntervalsValidation = { ok: true } | { ok: false; code: 'end_before_start' | 'overlap'; index: number };
 
 /**
- * SPEC §5 "Working intervals" for the intervals of one day: every end later than its start
+ * docs/product-rules.md#validation "Working intervals" for the intervals of one day: every end later than its start
  * ('end_before_start', index of the first such interval), and no two intervals overlapping — touching
  * (09:00–12:00 and 12:00–13:00) is allowed ('overlap', index of the interval that starts inside an
  * earlier-starting one; of two with the same start, the later in the list). Malformed times ('HH:MM', end
@@ -344,8 +344,8 @@ export function validateDayIntervals(intervals: readonly WorkingInterval[]): Day
 }
 
 /**
- * SPEC §5 "A new interval": 09:00–17:00 when the day has none; otherwise one hour starting one hour after
- * the latest end; null (not added) when the latest end is in hour 23 or is 24:00. When the latest end is
+ * docs/product-rules.md#validation "A new interval": 09:00–17:00 when the day has none; otherwise one hour starting one
+ * hour after the latest end; null (not added) when the latest end is in hour 23 or is 24:00. When the latest end is
  * in hour 22 but not on the hour, the new interval is cut at 24:00 (22:30 → 23:30–24:00).
  */
 export function nextDefaultInterval(intervals: readonly WorkingInterval[]): WorkingInterval | null {
@@ -357,7 +357,7 @@ export function nextDefaultInterval(intervals: readonly WorkingInterval[]): Work
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Availability weeks (SPEC §3)
+// Availability weeks (docs/product-rules.md#entities)
 // ---------------------------------------------------------------------------------------------------------
 
 export interface AvailabilityWeekDay {
@@ -385,7 +385,7 @@ function isoWeekOf(mondayDay: number): { year: number; week: number } {
 }
 
 /**
- * SPEC §3 "Availability weeks": `count` consecutive ISO weeks starting with the one containing
+ * docs/product-rules.md#entities "Availability weeks": `count` consecutive ISO weeks starting with the one containing
  * `todayDateKey` (so from that week's Monday).
  */
 export function availabilityWeeks(todayDateKey: string, count: number = AVAILABILITY_WEEKS): AvailabilityWeek[] {

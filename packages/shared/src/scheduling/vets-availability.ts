@@ -4,7 +4,7 @@ import { isoWeekday } from './zoned-time.ts';
 import type { WorkingInterval } from './slots.ts';
 
 /**
- * SPEC §3 "Vets availability" flattened to entries of date, name and hours: what the manager's
+ * docs/product-rules.md#entities "Vets availability" flattened to entries of date, name and hours: what the manager's
  * vets_availability table shows and its Excel export holds, computed the same way on both sides.
  */
 
@@ -18,7 +18,10 @@ export interface VetsAvailabilityEntry {
   timezone: string;
 }
 
-/** SPEC §3: a date's intervals come from its date-specific entry if there is one, else from the weekly pattern. */
+/**
+ * docs/product-rules.md#entities: a date's intervals come from its date-specific entry if there is one, else from the
+ * weekly pattern.
+ */
 export function intervalsOnDate(
   profile: Pick<AvailabilityProfile, 'workHours' | 'availabilityIntervals'>,
   date: string,

@@ -2,8 +2,8 @@
  * Time-zone arithmetic for scheduling, with `Intl` only (no date library).
  *
  * Vocabulary:
- * - a *date key* is 'YYYY-MM-DD' (SPEC §9), a *time* is 'HH:MM' (00:00–23:59; '24:00' is accepted where a
- *   wall time is converted and means 00:00 of the next day);
+ * - a *date key* is 'YYYY-MM-DD' (docs/product-rules.md#limits), a *time* is 'HH:MM' (00:00–23:59; '24:00' is accepted
+ *   where a wall time is converted and means 00:00 of the next day);
  * - a *wall time* is what clocks in a time zone show; an *instant* is a point on the UTC time line (`Date`).
  *
  * Wall time → instant follows Temporal's `disambiguation: 'compatible'`:

@@ -33,7 +33,7 @@ export const accessCodeInputSchema = z
   );
 export type AccessCodeInput = z.input<typeof accessCodeInputSchema>;
 
-/** SPEC §3 Appointment access code, as managers see it. */
+/** docs/product-rules.md#entities Appointment access code, as managers see it. */
 export const accessCodeSchema = z.object({
   access_code_id: z.number().int(),
   code: z.string(),
@@ -52,6 +52,6 @@ export const accessCodeValidationInputSchema = z.object({
 });
 export type AccessCodeValidationInput = z.input<typeof accessCodeValidationInputSchema>;
 
-/** SPEC §3: a validity check returns valid and included (included is false when not valid). */
+/** docs/product-rules.md#entities: a validity check returns valid and included (included is false when not valid). */
 export const accessCodeValidationSchema = z.object({ valid: z.boolean(), included: z.boolean() });
 export type AccessCodeValidation = z.infer<typeof accessCodeValidationSchema>;

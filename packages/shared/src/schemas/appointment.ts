@@ -5,9 +5,9 @@ import { requiredText } from './fields.ts';
 import { CANCEL_REASON_MAX } from '../constants.ts';
 
 /**
- * Appointment detail, edit, files and lists (SPEC §2.11–§2.14, §3 Appointment and Appointment file, §7).
- * Every answer is shaped per role: customers never get vet_observations nor the vet's PIN; vets never the
- * customer's PIN; managers read observations and get no PIN.
+ * Appointment detail, edit, files and lists (docs/product-rules.md#vet-screens–#pet-records, #entities Appointment and
+ * Appointment file, #api). Every answer is shaped per role: customers never get vet_observations nor the vet's PIN;
+ * vets never the customer's PIN; managers read observations and get no PIN.
  */
 
 /** What every role may see of an appointment it may open. */
@@ -22,7 +22,7 @@ const appointmentCommon = {
   customerEmail: z.string(),
   pet_id: z.number().int(),
   pet_name: z.string(),
-  /** Only when insurance is in use (SPEC §2.13); otherwise null. */
+  /** Only when insurance is in use (docs/product-rules.md#appointment-records); otherwise null. */
   pet_policy: z.string().nullable(),
   vet_user_id: z.number().int(),
   vet_name: z.string(),
@@ -77,7 +77,7 @@ export const appointmentUpdateSchema = z
 export type AppointmentUpdate = z.input<typeof appointmentUpdateSchema>;
 export const appointmentUpdatedSchema = z.object({ user_id: z.number().int() });
 
-/** File description (SPEC §5): required, 2 to 80 characters. */
+/** File description (docs/product-rules.md#validation): required, 2 to 80 characters. */
 export const fileDescriptionField = requiredText({ min: 2, max: 80 });
 
 /** POST /api/appointments/file/{appointment_id}, the `file_data` part (JSON). */
@@ -87,7 +87,7 @@ export const fileDataSchema = z.object({
 });
 export type FileData = z.input<typeof fileDataSchema>;
 
-/** SPEC §3 Appointment file. */
+/** docs/product-rules.md#entities Appointment file. */
 export const appointmentFileSchema = z.object({
   file_id: z.number().int(),
   appointment_id: z.number().int(),
@@ -112,9 +112,9 @@ export const fileAddedByParam = z.enum(['customer', 'vet', 'manager'], { error: 
 // Lists
 // ---------------------------------------------------------------------------------------------------------
 
-/** Appointment date filters (SPEC §5): from 1950-01-01 to one month from today. */
+/** Appointment date filters (docs/product-rules.md#validation): from 1950-01-01 to one month from today. */
 export const APPOINTMENT_FILTER_FLOOR = '1950-01-01';
-/** SPEC §9: the default filter window is 15 days either side of today. */
+/** docs/product-rules.md#limits: the default filter window is 15 days either side of today. */
 export const DEFAULT_FILTER_DAYS = 15;
 /** Rows per page of the appointment lists. */
 export const APPOINTMENT_PAGE_SIZE = 200;
@@ -149,7 +149,7 @@ export const appointmentPageSchema = z.object({
 });
 export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
 
-/** SPEC §2.11 vet customers mode: the customers who have appointments with this vet. */
+/** docs/product-rules.md#vet-screens vet customers mode: the customers who have appointments with this vet. */
 export const vetCustomerSchema = z.object({
   user_id: z.number().int(),
   name: z.string(),

@@ -14,7 +14,7 @@ export const loginInputSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
-/** The user data stored by the web app after login (SPEC §3 Session, §4 Session). */
+/** The user data stored by the web app after login (docs/product-rules.md#entities Session, #states Session). */
 export const sessionUserSchema = z.object({
   user_id: z.number().int(),
   type: z.enum(USER_TYPES),
@@ -42,7 +42,10 @@ export const updatePasswordSchema = z.object({
 });
 export type UpdatePasswordInput = z.infer<typeof updatePasswordSchema>;
 
-/** The New password form (SPEC §2.3): both fields required and equal; only `password` is sent. */
+/**
+ * The New password form (docs/product-rules.md#login-and-account): both fields required and equal; only `password` is
+ * sent.
+ */
 export const newPasswordFormSchema = z
   .object({ password: newPasswordField, confirmation: newPasswordField })
   .refine((value) => value.password === value.confirmation, {

@@ -94,7 +94,7 @@ describe('timeOfDaySchema (HH:MM, 00:00 to 24:00)', () => {
   );
 });
 
-describe('workingIntervalSchema (SPEC §5: end later than start)', () => {
+describe('workingIntervalSchema (docs/product-rules.md#validation: end later than start)', () => {
   it('accepts an interval whose end is later than its start, 24:00 included', () => {
     expect(workingIntervalSchema.parse({ start: '09:00', end: '17:00' })).toEqual({ start: '09:00', end: '17:00' });
     expect(workingIntervalSchema.parse({ start: '23:30', end: '24:00' })).toEqual({ start: '23:30', end: '24:00' });
@@ -123,12 +123,12 @@ describe('workingIntervalSchema (SPEC §5: end later than start)', () => {
   });
 });
 
-describe('availabilityProfileUpdateSchema (SPEC §3 Availability profile, §5 Working intervals)', () => {
+describe('availabilityProfileUpdateSchema (docs/product-rules.md#entities Availability profile, #validation Working intervals)', () => {
   it('accepts a complete profile unchanged', () => {
     expect(availabilityProfileUpdateSchema.parse(profileBody())).toEqual(profileBody());
   });
 
-  it('fills the SPEC defaults: horizon P10W, description Vet appointments, startConference true', () => {
+  it('fills the defaults: horizon P10W, description Vet appointments, startConference true', () => {
     const { timeAvailableFor, description, startConference, subject, context, ...minimal } = profileBody();
     void [timeAvailableFor, description, startConference, subject, context];
     expect(DEFAULT_AVAILABILITY_HORIZON).toBe('P10W');

@@ -4,8 +4,8 @@ import { isValidDateKey } from '../dates.ts';
 import { isSupportedHorizon, isValidTimeZone } from '../scheduling/zoned-time.ts';
 
 /**
- * SPEC §3 Availability profile, in the booking-profile format of the calendar provider (Aurinko):
- * day schedules name their weekday in lowercase English; times are HH:MM wall-clock times in
+ * docs/product-rules.md#entities Availability profile, in the booking-profile format of the calendar provider
+ * (Aurinko): day schedules name their weekday in lowercase English; times are HH:MM wall-clock times in
  * `workHours.timezone` (an IANA zone); date-specific intervals replace the weekly pattern on their date.
  */
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -22,7 +22,7 @@ export const workingIntervalSchema = z
   .object({ start: timeOfDaySchema, end: timeOfDaySchema })
   .refine((interval) => interval.end > interval.start, { error: 'end_before_start', path: ['end'] });
 
-/** SPEC §5: intervals in one day must not overlap (touching is fine). */
+/** docs/product-rules.md#validation: intervals in one day must not overlap (touching is fine). */
 const dayIntervalsSchema = z
   .array(workingIntervalSchema)
   .max(24)
@@ -39,7 +39,7 @@ export const availabilityProfileSchema = z.object({
   name: z.string().trim().min(1).max(120),
   durationMinutes: z.number().int().min(5).max(480),
   availabilityStep: z.number().int().min(5).max(480),
-  /** ISO 8601 duration of the bookable horizon from today, e.g. P10W (SPEC §9 default). */
+  /** ISO 8601 duration of the bookable horizon from today, e.g. P10W (docs/product-rules.md#limits default). */
   timeAvailableFor: z
     .string()
     .regex(/^P\d{1,3}[DWM]$/, { error: 'invalid_format' })

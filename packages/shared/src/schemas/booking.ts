@@ -6,15 +6,17 @@ import { emailField, idParam, requiredText } from './fields.ts';
 import { eventIdParam } from './scheduling.ts';
 
 /**
- * Booking, payment and confirmation contracts (SPEC §4 Booking flow, §7 Appointments and Payment).
- * One schema per contract, shared by the route and the form.
+ * Booking, payment and confirmation contracts (docs/product-rules.md#states Booking flow, #api Appointments and
+ * Payment). One schema per contract, shared by the route and the form.
  */
 
-/** Chief complaint (SPEC §5): required, trimmed. */
+/** Chief complaint (docs/product-rules.md#validation): required, trimmed. */
 export const DESCRIPTION_MAX = 4000;
 /** Fourteen hours either side of UTC, in seconds: every real zone's offset. */
 const MAX_TIMEZONE_DIFF = 14 * 3600;
-/** Minutes a booking waits for its payment before its slot goes back (SPEC: no slot blocked by an abandoned payment). */
+/**
+ * Minutes a booking waits for its payment before its slot goes back (no slot stays blocked by an abandoned payment).
+ */
 export const PAYMENT_WINDOW_MINUTES = 30;
 
 const positiveId = z.number({ error: 'required' }).int().positive().max(2_147_483_647);
@@ -70,7 +72,7 @@ export const quoteSchema = z.object({
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
-/** POST /api/payment/{locale}: the browser's form post (urlencoded) of SPEC §7. */
+/** POST /api/payment/{locale}: the browser's form post (urlencoded) of docs/product-rules.md#api. */
 export const paymentFormSchema = z.object({
   payment_hash: z.string().trim().min(1, { error: 'required' }).max(128, { error: 'too_long' }),
   payment_email: emailField,
@@ -149,7 +151,7 @@ export const appointmentInfoSchema = z.object({
 });
 export type AppointmentInfo = z.infer<typeof appointmentInfoSchema>;
 
-/** 'Y-m-d H:i' of SPEC §2.8 (24-hour). */
+/** 'Y-m-d H:i' of docs/product-rules.md#confirmation-page (24-hour). */
 export const CONFIRM_SCHEDULE_PATTERN = /^\d{4}-\d{2}-\d{2} ([01]\d|2[0-3]):[0-5]\d$/;
 
 /**

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { localeField } from './fields.ts';
 
-/** One entry of a species' breed list (SPEC §3): a stable id, stored on the pet, and the localized name. */
+/**
+ * One entry of a species' breed list (docs/product-rules.md#entities): a stable id, stored on the pet, and the
+ * localized name.
+ */
 export const breedSchema = z.object({
   breed_id: z.number().int().positive(),
   name: z.string(),

@@ -5,10 +5,13 @@ import { choiceField, idParam, localeField, requiredText } from './fields.ts';
 export const CALENDAR_PROVIDERS = ['builtin', 'aurinko'] as const;
 export type CalendarProvider = (typeof CALENDAR_PROVIDERS)[number];
 
-/** The scope VetCall asks for on the vet's calendar (SPEC §7 External calendar authorisation). */
+/** The scope VetCall asks for on the vet's calendar (docs/product-rules.md#api External calendar authorisation). */
 export const CALENDAR_SCOPE = 'Calendar.ReadWrite';
 
-/** Where the provider sends the browser back to, relative to the product's address (SPEC §2.9). */
+/**
+ * Where the provider sends the browser back to, relative to the product's address
+ * (docs/product-rules.md#calendar-callback).
+ */
 export const CALENDAR_CALLBACK_PATH = '/auth/callback';
 
 /** Account tokens above this length are not a calendar token. */
@@ -18,8 +21,8 @@ export const calendarVetParamsSchema = z.object({ vet_id: idParam });
 
 /**
  * GET /api/vets/calendar/authorize/{vet_id}: `lang` and `access` travel in the state and come back to
- * /auth/callback, which switches to that language and returns to /vetdata with both (SPEC §2.9).
- * `lang` defaults to the vet's own language; `access` can only be 'vet'.
+ * /auth/callback, which switches to that language and returns to /vetdata with both
+ * (docs/product-rules.md#calendar-callback). `lang` defaults to the vet's own language; `access` can only be 'vet'.
  */
 export const calendarAuthorizeQuerySchema = z.object({
   lang: localeField.optional(),
@@ -47,7 +50,7 @@ const bodyVetIdField = z.preprocess(
     .max(2_147_483_647, { error: 'too_big' }),
 );
 
-/** PUT /api/vets/token/{vet_id} (SPEC §7): the token the calendar provider gave /auth/callback. */
+/** PUT /api/vets/token/{vet_id} (docs/product-rules.md#api): the token the calendar provider gave /auth/callback. */
 export const accountTokenBodySchema = z.object({
   vet_id: bodyVetIdField,
   account_token: requiredText({ max: MAX_ACCOUNT_TOKEN_LENGTH }),
@@ -59,8 +62,8 @@ export const calendarLinkStatusSchema = z.object({ vet_id: z.number().int(), cal
 export type CalendarLinkStatus = z.infer<typeof calendarLinkStatusSchema>;
 
 /**
- * The `state` of the authorisation round trip: space-separated key:value pairs (SPEC §2.9), e.g.
- * `vet_id:12 lang:pt-BR access:vet`.
+ * The `state` of the authorisation round trip: space-separated key:value pairs
+ * (docs/product-rules.md#calendar-callback), e.g. `vet_id:12 lang:pt-BR access:vet`.
  */
 export function formatCalendarState(state: { vet_id: number; lang: string; access: string }): string {
   return `vet_id:${state.vet_id} lang:${state.lang} access:${state.access}`;

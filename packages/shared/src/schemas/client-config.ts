@@ -6,13 +6,13 @@ export const clientConfigSchema = z.object({
   environment: z.enum(['development', 'production', 'test']),
   website_url: z.string(),
   support_email: z.string(),
-  /** Pet insurance policies are shown only when in use (SPEC §2.14). */
+  /** Pet insurance policies are shown only when in use (docs/product-rules.md#pet-records). */
   insurance_enabled: z.boolean(),
-  /** Appointment access codes are in use (SPEC §2.4). */
+  /** Appointment access codes are in use (docs/product-rules.md#booking). */
   access_codes_enabled: z.boolean(),
   /** Who takes payments: the built-in test checkout or Stripe. */
   payment_provider: z.enum(['builtin', 'stripe']),
-  /** GA4 measurement id for the purchase event (SPEC §7); null: no analytics is loaded. */
+  /** GA4 measurement id for the purchase event (docs/product-rules.md#api); null: no analytics is loaded. */
   ga_measurement_id: z.string().nullable(),
   /** The video room: the built-in WebRTC room or the Jitsi Meet IFrame API of `jitsi_domain`. */
   video_provider: z.enum(VIDEO_PROVIDERS),

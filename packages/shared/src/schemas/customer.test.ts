@@ -30,7 +30,7 @@ const profile = {
 
 const registration = { ...profile, password: 'secret-pass', confirmation: 'secret-pass' };
 
-describe('customerProfileSchema (SPEC §5 Customer registration and editing)', () => {
+describe('customerProfileSchema (docs/product-rules.md#validation Customer registration and editing)', () => {
   it('accepts a complete profile, trimming text, lower-casing the email and defaulting vet_center to ""', () => {
     const parsed = customerProfileSchema.parse({
       ...profile,
@@ -109,7 +109,7 @@ describe('customerProfileSchema (SPEC §5 Customer registration and editing)', (
     }
   });
 
-  describe('postal code by country (SPEC §5 Postal code)', () => {
+  describe('postal code by country (docs/product-rules.md#validation Postal code)', () => {
     it.each([
       ['PT', '1100-048'],
       ['PT', '4000-001'],

@@ -4,7 +4,10 @@ import { LOCALES } from '../locales.ts';
 import { choiceField, emailField, newPasswordField, requiredText } from './fields.ts';
 import { POSTAL_COUNTRIES, isValidPostalCode } from './postal-code.ts';
 
-/** SPEC §3 Customer / §5 Customer registration and editing: every field required but vet_center. */
+/**
+ * docs/product-rules.md#entities Customer / #validation Customer registration and editing: every field required but
+ * vet_center.
+ */
 const customerFields = {
   name: requiredText({ min: MIN_NAME_LENGTH, max: 120 }),
   email: emailField,
@@ -58,5 +61,5 @@ export type Customer = z.infer<typeof customerSchema>;
 
 export const userIdResponseSchema = z.object({ user_id: z.number().int() });
 
-/** GET /api/users/checkemail/{email}: non-empty when the email is taken (SPEC §5). */
+/** GET /api/users/checkemail/{email}: non-empty when the email is taken (docs/product-rules.md#validation). */
 export const emailCheckResponseSchema = z.array(z.object({ email: z.string() }));

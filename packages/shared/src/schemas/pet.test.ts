@@ -19,7 +19,7 @@ const pet = {
   weight: 12.5,
 };
 
-describe('petInputSchema (SPEC §3 Pet, §5 Pet)', () => {
+describe('petInputSchema (docs/product-rules.md#entities Pet, #validation Pet)', () => {
   it('accepts a pet and fills the defaults: no catalogue breed, empty free-text breed, no policy', () => {
     expect(petInputSchema.parse(pet)).toEqual({ ...pet, breed_id: null, breed: '', policy: null });
   });
@@ -108,7 +108,7 @@ describe('petInputSchema (SPEC §3 Pet, §5 Pet)', () => {
   });
 
   describe('weight: 0 to 999, step 0.1', () => {
-    it('uses the constants of SPEC §9', () => {
+    it('uses the constants of docs/product-rules.md#limits', () => {
       expect(PET_WEIGHT_MAX).toBe(999);
       expect(PET_WEIGHT_STEP).toBe(0.1);
     });
@@ -206,7 +206,7 @@ describe('petInputSchema (SPEC §3 Pet, §5 Pet)', () => {
   });
 
   describe('policy: 8 to 19 letters or digits, optional', () => {
-    it('uses the constants of SPEC §9', () => {
+    it('uses the constants of docs/product-rules.md#limits', () => {
       expect([POLICY_MIN, POLICY_MAX]).toEqual([8, 19]);
     });
 

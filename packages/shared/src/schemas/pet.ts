@@ -6,7 +6,9 @@ import { choiceField, idParam, requiredText } from './fields.ts';
 export const PET_GENDERS = ['F', 'M'] as const;
 export const FERTILE_STATUSES = ['intact', 'neutered'] as const;
 
-/** A weight with at most one decimal (SPEC §5: step 0.1), tolerant of binary floating point. */
+/**
+ * A weight with at most one decimal (docs/product-rules.md#validation: step 0.1), tolerant of binary floating point.
+ */
 const weightField = z
   .number({ error: 'required' })
   .min(PET_WEIGHT_MIN, { error: 'too_small' })
@@ -20,7 +22,9 @@ const birthField = z
   .refine((value) => value >= DATE_FLOOR, { error: 'too_small' })
   .refine((value) => value <= latestTodayKey(), { error: 'too_big' });
 
-/** SPEC §3 Pet and §5 Pet rules; one schema for the pet form and for POST/PUT /api/pets. */
+/**
+ * docs/product-rules.md#entities Pet and #validation Pet rules; one schema for the pet form and for POST/PUT /api/pets.
+ */
 export const petInputSchema = z.object({
   name: requiredText({ min: MIN_NAME_LENGTH, max: 60 }),
   /** 'Dog', 'Cat', 'Other', or free text of at least 2 characters. */
@@ -72,7 +76,7 @@ export const petIdParamsSchema = z.object({ pet_id: idParam });
 /** DELETE /api/pets/{pet_id}: a pet with appointment history is archived rather than deleted. */
 export const petDeletionSchema = z.object({ pet_id: z.number().int(), archived: z.boolean() });
 
-/** One row of a pet's appointment history (SPEC §2.14). */
+/** One row of a pet's appointment history (docs/product-rules.md#pet-records). */
 export const petHistoryEntrySchema = z.object({
   appointment_id: z.number().int(),
   hash: z.string(),
@@ -82,8 +86,8 @@ export const petHistoryEntrySchema = z.object({
   appointment_status_key: z.string(),
   status_date: z.string(),
   /**
-   * The viewer's own PIN for the call (SPEC §2.14, §4): the customer's for the pet's owner, the vet's for
-   * that appointment's vet, only while the status is TK_Confirmed and the start is at most 1 hour past;
+   * The viewer's own PIN for the call (docs/product-rules.md#pet-records, #states): the customer's for the pet's owner,
+   * the vet's for that appointment's vet, only while the status is TK_Confirmed and the start is at most 1 hour past;
    * otherwise (and always for managers and other vets) null, and the screen shows 'link not available'.
    */
   join_pin: z.string().nullable(),

@@ -11,7 +11,7 @@ import {
   postalCodePatterns,
 } from './postal-code.ts';
 
-describe('postal codes (SPEC §5)', () => {
+describe('postal codes (docs/product-rules.md#validation)', () => {
   it('covers Portugal, the United States and Brazil', () => {
     expect(POSTAL_COUNTRIES).toEqual(['PT', 'US', 'BR']);
     expect(Object.keys(postalCodePatterns).sort()).toEqual(['BR', 'PT', 'US']);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Countries whose postal codes can be looked up (SPEC §5 Postal code). Portugal is the active country. */
+/**
+ * Countries whose postal codes can be looked up (docs/product-rules.md#validation Postal code). Portugal is the active
+ * country.
+ */
 export const POSTAL_COUNTRIES = ['PT', 'US', 'BR'] as const;
 export type PostalCountry = (typeof POSTAL_COUNTRIES)[number];
 

@@ -10,7 +10,7 @@ function fieldsOf(schema: z.ZodType, input: unknown) {
 
 const designation = { en: 'Video consultation', pt: 'Consulta por vídeo', 'pt-BR': 'Consulta por vídeo' };
 
-describe('product prices (SPEC §5: numeric, step 0.01)', () => {
+describe('product prices (docs/product-rules.md#validation: numeric, step 0.01)', () => {
   it.each([0, 0.01, 0.29, 19.99, 25, 0.1 + 0.2, 1.15, PRICE_MAX])('accepts %d', (price) => {
     expect(fieldsOf(productPriceInputSchema, { price })).toEqual({});
   });

@@ -7,7 +7,10 @@ export const PRICE_MAX = 100_000;
 export const DESIGNATION_MIN = 2;
 export const DESIGNATION_MAX = 120;
 
-/** A price in EUR, at least 0, with at most two decimals (SPEC §5: step 0.01), tolerant of binary floating point. */
+/**
+ * A price in EUR, at least 0, with at most two decimals (docs/product-rules.md#validation: step 0.01), tolerant of
+ * binary floating point.
+ */
 export const priceField = z
   .number({ error: 'required' })
   .min(0, { error: 'too_small' })
@@ -20,7 +23,7 @@ export const centsToPrice = (cents: number): number => cents / 100;
 
 const designationField = requiredText({ min: DESIGNATION_MIN, max: DESIGNATION_MAX });
 
-/** The designation in every interface language (SPEC §1 locales), each required. */
+/** The designation in every interface language (docs/product-rules.md#product locales), each required. */
 export const productDesignationsSchema = z.object({
   en: designationField,
   pt: designationField,
@@ -39,7 +42,9 @@ export type ProductInput = z.input<typeof productInputSchema>;
 export const productPriceInputSchema = z.object({ price: priceField });
 export type ProductPriceInput = z.input<typeof productPriceInputSchema>;
 
-/** SPEC §3 Product, with the designation in the requested language; price in EUR and in cents. */
+/**
+ * docs/product-rules.md#entities Product, with the designation in the requested language; price in EUR and in cents.
+ */
 export const productSchema = z.object({
   product_id: z.number().int(),
   designation: z.string(),

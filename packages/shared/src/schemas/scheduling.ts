@@ -5,8 +5,8 @@ import { availabilityProfileSchema } from './availability.ts';
 import { idParam } from './fields.ts';
 
 /**
- * Scheduling contracts (SPEC §7 Vets and availability; ARCHITECTURE §4 "No double booking"): free slots,
- * vets available on a date, every vet's availability, and the holds a customer puts on a slot.
+ * Scheduling contracts (docs/product-rules.md#api Vets and availability; ARCHITECTURE §4 "No double booking"): free
+ * slots, vets available on a date, every vet's availability, and the holds a customer puts on a slot.
  */
 
 /** A hold lasts this long unless an appointment claims it. */
@@ -77,7 +77,7 @@ export type BookedTimeDto = z.infer<typeof bookedTimeSchema>;
 // Vets with availability on a date, every vet's availability
 // ---------------------------------------------------------------------------------------------------------
 
-/** 'YYYYMMDD' (SPEC §7 "date without dashes"), a real date; parsed to 'YYYY-MM-DD'. */
+/** 'YYYYMMDD' (docs/product-rules.md#api "date without dashes"), a real date; parsed to 'YYYY-MM-DD'. */
 export const compactDateParam = z
   .string()
   .regex(/^\d{8}$/, { error: 'invalid_format' })
@@ -89,7 +89,9 @@ export const withAvailabilityQuerySchema = z.object({ tz: timeZoneField.optional
 /** The user ids of the vets with at least one free slot on the date. */
 export const vetUserIdsSchema = z.array(z.number().int());
 
-/** SPEC §3 "Vets availability": per vet, its first availability profile (null if it has none). */
+/**
+ * docs/product-rules.md#entities "Vets availability": per vet, its first availability profile (null if it has none).
+ */
 export const vetAvailabilitySchema = z.object({
   vet_id: z.number().int(),
   user_id: z.number().int(),
@@ -110,7 +112,7 @@ export const holdInputSchema = z.object({
 });
 export type HoldInput = z.input<typeof holdInputSchema>;
 
-/** The calendar event of a hold (SPEC §7): its id, the vet, the time and when it lapses. */
+/** The calendar event of a hold (docs/product-rules.md#api): its id, the vet, the time and when it lapses. */
 export const holdSchema = z.object({
   event_id: z.string(),
   vet_id: z.number().int(),

@@ -45,7 +45,7 @@ const vetProfile = {
   discount: 10,
 };
 
-describe('newVetSchema (SPEC §5 New user, a vet)', () => {
+describe('newVetSchema (docs/product-rules.md#validation New user, a vet)', () => {
   it('accepts a complete vet, trimming text and lower-casing the email; passwords stay as typed', () => {
     expect(
       newVetSchema.parse({
@@ -139,7 +139,7 @@ describe('newVetSchema (SPEC §5 New user, a vet)', () => {
   });
 });
 
-describe('newManagerSchema (SPEC §5 New user, a manager)', () => {
+describe('newManagerSchema (docs/product-rules.md#validation New user, a manager)', () => {
   it('accepts a manager without phone or specialty, and drops them when sent', () => {
     expect(newManagerSchema.parse(newManager)).toEqual(newManager);
     expect(newManagerSchema.parse({ ...newManager, phone: '214000000', specialty: 'Cardiology' })).toEqual(newManager);
@@ -179,7 +179,7 @@ describe('newStaffBodySchema (the route body, checked by type later)', () => {
   });
 });
 
-describe('vetProfileSchema (SPEC §2.11 /vetdata, §5 Vet discount)', () => {
+describe('vetProfileSchema (docs/product-rules.md#vet-screens /vetdata, #validation Vet discount)', () => {
   it('accepts a complete profile, trimming text and lower-casing the email', () => {
     expect(
       vetProfileSchema.parse({
@@ -233,7 +233,7 @@ describe('vetProfileSchema (SPEC §2.11 /vetdata, §5 Vet discount)', () => {
   });
 });
 
-describe('the single-field edits (SPEC §7 Users)', () => {
+describe('the single-field edits (docs/product-rules.md#api Users)', () => {
   it.each([
     ['name', nameUpdateSchema, { name: ' Rui Santos ' }, { name: 'Rui Santos' }],
     ['email', emailUpdateSchema, { email: ' Rui@Clinic.TEST ' }, { email: 'rui@clinic.test' }],
@@ -256,7 +256,7 @@ describe('the single-field edits (SPEC §7 Users)', () => {
   });
 });
 
-describe('managerProfileSchema (SPEC §2.12 /managerdata)', () => {
+describe('managerProfileSchema (docs/product-rules.md#manager-screens /managerdata)', () => {
   it('takes a name and an email, nothing else', () => {
     expect(
       managerProfileSchema.parse({ name: ' Marta ', email: 'Boss@Clinic.test', phone: '1', active: false }),

@@ -30,7 +30,10 @@ const passwordsMatch = {
   issue: { error: 'passwords_mismatch', path: ['confirmation'] },
 };
 
-/** SPEC §5 New user: a manager creates vets (with phone and specialty) and managers (without phone). */
+/**
+ * docs/product-rules.md#validation New user: a manager creates vets (with phone and specialty) and managers (without
+ * phone).
+ */
 export const newVetSchema = z
   .object({
     name: nameField,
@@ -57,7 +60,10 @@ export const newStaffBodySchema = z.object({
   specialty: z.string().optional(),
 });
 
-/** A row of the manager's user tables (SPEC §2.12); which fields are filled depends on the type. */
+/**
+ * A row of the manager's user tables (docs/product-rules.md#manager-screens); which fields are filled depends on the
+ * type.
+ */
 export const userRowSchema = z.object({
   user_id: z.number().int(),
   type: z.enum(USER_TYPES),
@@ -90,7 +96,7 @@ export const emailUpdateSchema = z.object({ email: emailField });
 export const specialtyUpdateSchema = z.object({ specialty: specialtyField });
 export const phoneUpdateSchema = z.object({ phone: phoneField });
 
-/** /managerdata (SPEC §2.12): a manager's own data. */
+/** /managerdata (docs/product-rules.md#manager-screens): a manager's own data. */
 export const managerProfileSchema = z.object({ name: nameField, email: emailField });
 export const managerSchema = z.object({
   user_id: z.number().int(),
@@ -100,7 +106,10 @@ export const managerSchema = z.object({
 });
 export type Manager = z.infer<typeof managerSchema>;
 
-/** /vetdata (SPEC §2.11): a vet's own data; discount 0–100 in steps of 5 (SPEC §5). */
+/**
+ * /vetdata (docs/product-rules.md#vet-screens): a vet's own data; discount 0–100 in steps of 5
+ * (docs/product-rules.md#validation).
+ */
 export const vetProfileSchema = z.object({
   name: nameField,
   email: emailField,
@@ -117,7 +126,10 @@ export const vetSchema = z.object({
   phone: z.string(),
   specialty: z.string(),
   discount: z.number().int(),
-  /** SPEC §4: the calendar is linked when the account token is non-empty; the token itself stays on the server. */
+  /**
+   * docs/product-rules.md#states: the calendar is linked when the account token is non-empty; the token itself stays on
+   * the server.
+   */
   calendar_linked: z.boolean(),
   locale: z.enum(LOCALES),
 });

@@ -11,7 +11,7 @@ import {
 describe('roomWindow', () => {
   const window = roomWindow(new Date('2026-03-10T14:00:00Z'));
 
-  it('opens 30 minutes before the start and closes 1 hour after it (SPEC §9)', () => {
+  it('opens 30 minutes before the start and closes 1 hour after it (docs/product-rules.md#limits)', () => {
     expect(window).toEqual({
       opensAt: new Date('2026-03-10T13:30:00Z'),
       closesAt: new Date('2026-03-10T15:00:00Z'),

@@ -3,14 +3,14 @@ import { JOIN_LINK_VALID_AFTER_START_MS } from '../constants.ts';
 import type { ErrorCode } from '../error-codes.ts';
 
 /**
- * Video consultation contracts (SPEC §2.5, §7 `GET api/appointments/pin/{pin}` and Video conference, §9):
- * the PIN lookup, the room's time window, the ICE servers of the built-in WebRTC room and the messages of
- * its signalling WebSocket (docs/video-signalling.md).
+ * Video consultation contracts (docs/product-rules.md#pin-screen, #api `GET api/appointments/pin/{pin}` and Video
+ * conference, #limits): the PIN lookup, the room's time window, the ICE servers of the built-in WebRTC room and the
+ * messages of its signalling WebSocket (docs/video-signalling.md).
  */
 
 /** A PIN opens its appointment's room from 30 minutes before the start … */
 export const ROOM_OPENS_BEFORE_START_MS = 30 * 60 * 1000;
-/** … until 1 hour after the start, as the join link (SPEC §4, §9). */
+/** … until 1 hour after the start, as the join link (docs/product-rules.md#states, #limits). */
 export const ROOM_CLOSES_AFTER_START_MS = JOIN_LINK_VALID_AFTER_START_MS;
 
 export interface RoomWindow {
@@ -25,14 +25,17 @@ export function roomWindow(schedule: Date): RoomWindow {
   };
 }
 
-/** Both ends are inclusive: at start + 1 h the schedule is "not more than 1 hour in the past" (SPEC §4). */
+/**
+ * Both ends are inclusive: at start + 1 h the schedule is "not more than 1 hour in the past"
+ * (docs/product-rules.md#states).
+ */
 export function roomWindowState(window: RoomWindow, now: Date): 'not_open' | 'open' | 'closed' {
   if (now.getTime() < window.opensAt.getTime()) return 'not_open';
   if (now.getTime() > window.closesAt.getTime()) return 'closed';
   return 'open';
 }
 
-/** Six digits, leading zeros kept (the numeric input of SPEC §2.5). */
+/** Six digits, leading zeros kept (the numeric input of docs/product-rules.md#pin-screen). */
 export const pinField = z.string().regex(/^\d{6}$/, { error: 'invalid_format' });
 export const pinParamsSchema = z.object({ pin: pinField });
 
@@ -40,9 +43,10 @@ export const partySchema = z.enum(['customer', 'vet']);
 export type Party = z.infer<typeof partySchema>;
 
 /**
- * GET /api/appointments/pin/{pin}: the person the PIN belongs to (SPEC §3: user_email, user_name, hash).
- * `party`, `opens_at` and `closes_at` are ours: whose PIN it is and the room's window (SPEC §9);
- * `jitsi_jwt` too: only with a Jitsi Meet that uses token auth (JITSI_APP_ID), its JWT for this room.
+ * GET /api/appointments/pin/{pin}: the person the PIN belongs to (docs/product-rules.md#entities: user_email,
+ * user_name, hash). `party`, `opens_at` and `closes_at` are ours: whose PIN it is and the room's window
+ * (docs/product-rules.md#limits); `jitsi_jwt` too: only with a Jitsi Meet that uses token auth (JITSI_APP_ID), its JWT
+ * for this room.
  */
 export const pinLookupSchema = z.object({
   user_email: z.string(),

@@ -18,7 +18,7 @@ import {
 } from './access-codes.service.ts';
 
 /**
- * SPEC §7 access codes, under /api/appointmentsaccesscodes. With ACCESS_CODES_ENABLED=false every
+ * docs/product-rules.md#api access codes, under /api/appointmentsaccesscodes. With ACCESS_CODES_ENABLED=false every
  * route answers 404 not_found, before authentication, as if it did not exist.
  */
 export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

@@ -99,8 +99,8 @@ export async function setAccessCodeDisabled(
 }
 
 /**
- * SPEC §5 Access code: valid when it exists, is not disabled and its dates cover today (isWithinDates).
- * An unknown, disabled or out-of-date code answers the same `{ valid: false, included: false }`.
+ * docs/product-rules.md#validation Access code: valid when it exists, is not disabled and its dates cover today
+ * (isWithinDates). An unknown, disabled or out-of-date code answers the same `{ valid: false, included: false }`.
  */
 export async function validateAccessCode(
   deps: Pick<AppContext, 'db' | 'clock' | 'limiter'>,

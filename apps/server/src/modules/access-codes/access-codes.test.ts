@@ -55,7 +55,7 @@ function expectRefused(response: { statusCode: number; json: () => { error: stri
   expect(response.json().error).toBe(errorOf[status]);
 }
 
-describe('access codes (SPEC §7: /api/appointmentsaccesscodes)', () => {
+describe('access codes (docs/product-rules.md#api: /api/appointmentsaccesscodes)', () => {
   let t: TestApp;
   let w: World;
   let clock: ReturnType<typeof fixedClock>;

@@ -54,15 +54,15 @@ export const canDeleteFile = (
 export const canNotifyFileAdded = (actor: Actor, appointment: AppointmentParties, byWhom: AppointmentViewer) =>
   viewerOf(actor, appointment) === byWhom;
 
-/** The manager's appointments list and its export (SPEC §2.12). */
+/** The manager's appointments list and its export (docs/product-rules.md#manager-screens). */
 export const canListAllAppointments = (actor: Actor) => actor.type === 'manager';
 
-/** A vet's appointments and customers (SPEC §2.11): the vet themself and managers. */
+/** A vet's appointments and customers (docs/product-rules.md#vet-screens): the vet themself and managers. */
 export const canViewVetAppointments = canViewVetProfile;
 
 /**
- * SPEC §4, §9: the join link is offered while the appointment is confirmed and its start is at most one
- * hour in the past.
+ * docs/product-rules.md#states, #limits: the join link is offered while the appointment is confirmed and its start is
+ * at most one hour in the past.
  */
 export const isJoinLinkOpen = (appointment: { status: AppointmentStatus; schedule: Date }, now: Date) =>
   appointment.status === 'TK_Confirmed' &&

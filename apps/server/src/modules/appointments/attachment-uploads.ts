@@ -9,11 +9,13 @@ import {
   type StoredFile,
 } from '../../providers/storage/file-store.ts';
 
-/** Files one request may carry (SPEC gives no number; enough for a visit's photos and reports). */
+/** Files one request may carry (the product rules give no number; enough for a visit's photos and reports). */
 export const MAX_FILES_PER_REQUEST = 20;
 /** A JSON field (appointment_data, file_data) is small; a bigger one is refused by the parser. */
 export const MAX_FIELD_BYTES = 64 * 1024;
-/** The file part names of SPEC §7 (`files[]`, as a browser's FormData sends it) and its plain form. */
+/**
+ * The file part names of docs/product-rules.md#api (`files[]`, as a browser's FormData sends it) and its plain form.
+ */
 export const FILE_FIELD_NAMES = ['files[]', 'files'] as const;
 
 /**

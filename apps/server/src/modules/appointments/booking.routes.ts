@@ -17,7 +17,10 @@ import { quoteAppointment } from './quote.service.ts';
 
 const APPOINTMENT_DATA_FIELD = 'appointment_data';
 
-/** SPEC §7 Appointments, the booking part: the quote and the appointment request, under /api/appointments. */
+/**
+ * docs/product-rules.md#api Appointments, the booking part: the quote and the appointment request, under
+ * /api/appointments.
+ */
 export const appointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   // Encapsulated: multipart bodies are parsed only by the routes of this plugin.
   await app.register(multipart, ATTACHMENT_MULTIPART_OPTIONS);

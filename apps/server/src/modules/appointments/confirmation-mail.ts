@@ -6,8 +6,8 @@ import { writeCalendar } from '../ics-feed/ics-calendar.ts';
 import { organizerOf } from '../../lib/mailbox.ts';
 
 /**
- * The 'appointment confirmed' mail of one party (SPEC §2.8 "an email was sent to both parties"): in the
- * reader's language, with their own PIN and join link only, the time in their zone and an .ics file.
+ * The 'appointment confirmed' mail of one party (docs/product-rules.md#confirmation-page "an email was sent to both
+ * parties"): in the reader's language, with their own PIN and join link only, the time in their zone and an .ics file.
  */
 export interface ConfirmationMailInput {
   party: 'customer' | 'vet';
@@ -34,7 +34,7 @@ export interface ConfirmationMailInput {
   };
 }
 
-/** `${PUBLIC_URL}/appointment/{pin}?lang={locale}` (SPEC §2.5). */
+/** `${PUBLIC_URL}/appointment/{pin}?lang={locale}` (docs/product-rules.md#pin-screen). */
 export const joinUrl = (publicUrl: string, pin: string, locale: Locale) =>
   `${publicUrl}/appointment/${encodeURIComponent(pin)}?lang=${encodeURIComponent(locale)}`;
 

@@ -12,8 +12,8 @@ import { confirmAppointment, getAppointmentInfo } from './confirmation.service.t
 const hashParams = z.object({ hash: hashParam });
 
 /**
- * The vet's confirmation page (SPEC §2.8), under /api/appointments. No login: the vet comes from the
- * emailed link; the 128-bit hash (and, to confirm, the vet's registered email) is the credential.
+ * The vet's confirmation page (docs/product-rules.md#confirmation-page), under /api/appointments. No login: the vet
+ * comes from the emailed link; the 128-bit hash (and, to confirm, the vet's registered email) is the credential.
  */
 export const appointmentConfirmationRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
   app,

@@ -18,7 +18,7 @@ import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 
 const MINUTE_MS = 60_000;
-/** A vet with no availability profile: SPEC §3's default zone (GMT). */
+/** A vet with no availability profile: the default zone, GMT (docs/product-rules.md#limits). */
 const DEFAULT_VET_TIME_ZONE = 'UTC';
 /** Unique violations of the PIN indexes are retried this many times (the advisory lock makes them unlikely). */
 const MAX_CONFIRM_ATTEMPTS = 3;
@@ -37,7 +37,10 @@ export const CONFIRMATION_RATE_LIMITS = {
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter' | 'secrets' | 'jobs'>;
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
-/** The one answer for an unknown hash and a wrong email alike (SPEC §2.8 'Cant activate this appointment!'). */
+/**
+ * The one answer for an unknown hash and a wrong email alike (docs/product-rules.md#confirmation-page 'Cant activate
+ * this appointment!').
+ */
 const cantActivate = () => new AppError('cant_activate_appointment', 400);
 const notConfirmable = () =>
   new AppError('appointment_not_confirmable', 409, {
@@ -97,9 +100,9 @@ export async function getAppointmentInfo(
 }
 
 /**
- * POST /api/appointments/confirm/{hash} (SPEC §2.8, §7): the owning vet confirms a requested appointment,
- * at the booked time or another one (`schedule` is the vet browser's wall time, `timezone_diff` its
- * offset). In one transaction: the booking moves if the time changed (the exclusion constraint refuses an
+ * POST /api/appointments/confirm/{hash} (docs/product-rules.md#confirmation-page, #api): the owning vet confirms a
+ * requested appointment, at the booked time or another one (`schedule` is the vet browser's wall time, `timezone_diff`
+ * its offset). In one transaction: the booking moves if the time changed (the exclusion constraint refuses an
  * overlap: 409 slot_taken and nothing changes), the appointment becomes TK_Confirmed and gets its two PINs.
  * Each party's mail with their own PIN is queued in the same transaction and sent by the job worker (a mail
  * server that is away delays it, never loses it). Confirming a confirmed appointment again answers the

@@ -457,7 +457,7 @@ describe('appointment confirmation', () => {
       expect((await confirm(appointment.hash, {}, '10.3.0.2')).statusCode).toBe(200);
     });
 
-    it('validates the body (SPEC §5: email of at least 6 characters, Y-m-d H:i)', async () => {
+    it('validates the body (docs/product-rules.md#validation: email of at least 6 characters, Y-m-d H:i)', async () => {
       const appointment = await bookedAppointment(t, w);
       const response = await confirm(appointment.hash, { email: 'a@b.c', schedule: '2026-01-20T10:00' });
       expect(response.statusCode).toBe(400);

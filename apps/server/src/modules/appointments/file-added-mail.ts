@@ -25,7 +25,10 @@ export const RECIPIENTS: Record<AppointmentViewer, readonly Party[]> = {
   manager: ['customer', 'vet'],
 };
 
-/** Where each recipient finds the appointment in the app (SPEC §2.10 customer data, §2.11 vet mode). */
+/**
+ * Where each recipient finds the appointment in the app (docs/product-rules.md#customer-data customer data,
+ * #vet-screens vet mode).
+ */
 const SCREEN_OF: Record<Party, string> = { customer: '/customerdata', vet: '/vet' };
 
 /** 'A file was added' for one party: in their own language, the time in their zone, a link to the app. */

@@ -23,7 +23,7 @@ import { ATTACHMENT_MULTIPART_OPTIONS, receiveAttachments } from './attachment-u
 const FILE_DATA_FIELD = 'file_data';
 
 /**
- * SPEC §7 Appointments, the files: list, add, remove, download and the 'file added' notice, under
+ * docs/product-rules.md#api Appointments, the files: list, add, remove, download and the 'file added' notice, under
  * /api/appointments. The appointment's customer and vet add files; managers view and download them.
  */
 export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -110,7 +110,8 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
       ...auth,
       schema: {
         tags: ['appointments'],
-        summary: 'A file\u2019s bytes as a download (SPEC §3 download_url), with the bearer header',
+        summary:
+          'A file\u2019s bytes as a download (docs/product-rules.md#entities download_url), with the bearer header',
         description:
           'For the appointment\u2019s customer, its vet and managers; anyone else 404. Sent as an attachment ' +
           'under its original name, with the content type sniffed at upload and nosniff; never cached.',
@@ -141,7 +142,7 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
           'Tell the other party that a file was added (customer \u2192 vet, vet \u2192 customer, manager \u2192 both)',
         description:
           '`bywhom` must be the actor\u2019s own part in the appointment (403 otherwise; 404 not theirs). Each ' +
-          'mail is in its recipient\u2019s language; `language` is the sender\u2019s and is accepted as SPEC §7 ' +
+          'mail is in its recipient\u2019s language; `language` is the sender\u2019s and is accepted as docs/product-rules.md#api ' +
           'sends it. A body, if any, is ignored. At most 10 notices per sender and appointment an hour (429). ' +
           'The mails are queued and retried while the mail server is away.',
         security,

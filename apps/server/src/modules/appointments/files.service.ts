@@ -15,8 +15,8 @@ import { type FileStore, filesTooLarge, openStoredFile, type StoredFile } from '
 import { type AppointmentFileRow, deleteAppointmentFile, insertFileRows } from './file-rows.ts';
 
 /**
- * The files of an appointment (SPEC §2.13, §7): list, add, remove, download. Who may do what is
- * appointment.policy.ts; the bytes and their crash safety are file-store.ts.
+ * The files of an appointment (docs/product-rules.md#appointment-records, #api): list, add, remove, download. Who may
+ * do what is appointment.policy.ts; the bytes and their crash safety are file-store.ts.
  */
 
 type Deps = Pick<AppContext, 'db' | 'clock'> & { store: FileStore };
@@ -28,7 +28,7 @@ export type FileData = z.output<typeof fileDataSchema>;
  */
 export const MAX_FILES_PER_APPOINTMENT = 100;
 
-/** SPEC §3 download_url, default form: fetched with the bearer header. */
+/** docs/product-rules.md#entities download_url, default form: fetched with the bearer header. */
 export const downloadUrlOf = (fileId: number) => `/api/appointments/download-file.php?file_id=${fileId}`;
 
 const notEditable = (code: 'error_creating_new_file' | 'error_deleting_file') =>
@@ -90,7 +90,7 @@ export async function listFiles(
 }
 
 export interface UploadPlan {
-  /** The actor's cap on the appointment's total (SPEC §9). */
+  /** The actor's cap on the appointment's total (docs/product-rules.md#limits). */
   cap: number;
   /** What this upload may add, given the files already there; enforced while streaming. */
   remaining: number;

@@ -265,7 +265,7 @@ describe('POST /api/appointments/file/{appointment_id} and GET /api/appointments
   });
 });
 
-describe('upload caps per appointment total (SPEC §9)', () => {
+describe('upload caps per appointment total (docs/product-rules.md#limits)', () => {
   const state = useWorld();
   const { upload, rows, filesOnDisk, nothingKept } = helpers(state);
   const total = async () => (await rows()).reduce((sum, row) => sum + row.fileSize, 0);

@@ -21,13 +21,13 @@ import { canListAllAppointments, canViewVetAppointments } from './appointment.po
 import { statusText } from './appointment-view.ts';
 
 /**
- * The appointment lists (SPEC §2.11 vet appointments and customers, §2.12 manager list and export).
- * Pages are keyset pages in (schedule, id) order, read through an index that has that order
+ * The appointment lists (docs/product-rules.md#vet-screens vet appointments and customers, #manager-screens manager
+ * list and export). Pages are keyset pages in (schedule, id) order, read through an index that has that order
  * (appointments_schedule_idx for all vets, appointments_vet_idx for one), so the thousandth page costs
  * what the first does.
  */
 
-/** At most this many customers in a vet's customers table (SPEC §2.11), by name. */
+/** At most this many customers in a vet's customers table (docs/product-rules.md#vet-screens), by name. */
 export const VET_CUSTOMERS_LIMIT = 1000;
 
 /** A date window over appointment start times, optionally for one vet (user id). */
@@ -48,13 +48,19 @@ interface Cursor {
 const invalid = (fields: Record<string, FieldErrorCode>, message = 'Invalid appointment filter.') =>
   new AppError('validation_failed', 400, { message, fields });
 
-/** The last day a filter may reach: one month after today in `timeZone` (SPEC §5 Appointment date filters). */
+/**
+ * The last day a filter may reach: one month after today in `timeZone` (docs/product-rules.md#validation Appointment
+ * date filters).
+ */
 export function latestFilterDate(now: Date, timeZone: string): string {
   const today = todayKey(now, timeZone);
   return addDaysToDateKey(today, horizonDays(today, 'P1M'));
 }
 
-/** Checks a window's dates (SPEC §5): real dates, from ≥ 1950-01-01, to ≤ today + 1 month, from ≤ to. */
+/**
+ * Checks a window's dates (docs/product-rules.md#validation): real dates, from ≥ 1950-01-01, to ≤ today + 1 month, from
+ * ≤ to.
+ */
 export function checkFilterDates(
   window: { from?: string; to?: string },
   now: Date,
@@ -205,7 +211,7 @@ export interface ListRequest {
   locale: Locale;
 }
 
-/** GET /api/appointments/mngrecord/{param}: the manager's list (SPEC §2.12). */
+/** GET /api/appointments/mngrecord/{param}: the manager's list (docs/product-rules.md#manager-screens). */
 export async function listManagerAppointments(
   deps: Pick<AppContext, 'db' | 'clock'>,
   actor: Actor,
@@ -224,7 +230,10 @@ async function visibleVetUserId(db: Pick<Database, 'select'>, actor: Actor, vetI
   return vet.userId;
 }
 
-/** GET /api/vets/appointments/{vet_id}: the vet's list (SPEC §2.11 appointments mode), from/to optional. */
+/**
+ * GET /api/vets/appointments/{vet_id}: the vet's list (docs/product-rules.md#vet-screens appointments mode), from/to
+ * optional.
+ */
 export async function listVetAppointments(
   deps: Pick<AppContext, 'db' | 'clock'>,
   actor: Actor,
@@ -242,7 +251,7 @@ export async function listVetAppointments(
 }
 
 /**
- * GET /api/vets/customers/{vet_id} (SPEC §2.11 customers mode): the customers with at least one
+ * GET /api/vets/customers/{vet_id} (docs/product-rules.md#vet-screens customers mode): the customers with at least one
  * appointment with this vet, by name, at most VET_CUSTOMERS_LIMIT. The vet's appointments are read
  * through appointments_vet_idx; customers by primary key.
  */

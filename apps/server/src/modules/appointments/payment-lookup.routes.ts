@@ -11,8 +11,8 @@ import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { confirmPayment, lookupPayment, type PaymentDeps } from './payments.service.ts';
 
 /**
- * SPEC §2.6, §7 Appointments: the Request Sent page's two calls, under /api/appointments. Only the
- * customer who owns the appointment; an unknown payment hash and someone else's both answer 404
+ * docs/product-rules.md#request-sent, #api Appointments: the Request Sent page's two calls, under /api/appointments.
+ * Only the customer who owns the appointment; an unknown payment hash and someone else's both answer 404
  * invalid_payment_hash.
  */
 export const paymentLookupRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

@@ -66,7 +66,10 @@ async function findOwnedByPaymentHash(db: Pick<Database, 'select'>, actor: Actor
   return row;
 }
 
-/** No paid appointment of the same customer came before this one (SPEC §2.7 is_first_purchase). */
+/**
+ * No paid appointment of the same customer came before this one (docs/product-rules.md#request-confirmed
+ * is_first_purchase).
+ */
 export async function isFirstPurchase(db: Pick<Database, 'select'>, appointment: AppointmentRow): Promise<boolean> {
   const paidEarlier = appointment.paidAt
     ? or(
@@ -96,8 +99,8 @@ async function closeLapsed(deps: PaymentDeps, appointmentId: number): Promise<ne
 }
 
 /**
- * POST /api/payment/{locale} (SPEC §7 Payment): the browser's form post. The session token in the form
- * must be the customer's who owns the appointment (and is customer_user_id); the appointment must be
+ * POST /api/payment/{locale} (docs/product-rules.md#api Payment): the browser's form post. The session token in the
+ * form must be the customer's who owns the appointment (and is customer_user_id); the appointment must be
  * waiting for its payment with its hold still good. Answers where the browser goes (303): Request
  * Confirmed for a free appointment (paid at 0 here), the built-in checkout page, or Stripe Checkout.
  * An appointment already paid (a double submit) goes to Request Sent.
@@ -250,8 +253,8 @@ export async function payCheckout(
 
 /**
  * Where a canceled payment returns: the customer's data screen, which says the time was released. Not
- * /customer: a page load there is a direct entry, which SPEC §2.2 answers by logging out; from CustomerData
- * the customer goes on to book again.
+ * /customer: a page load there is a direct entry, which docs/product-rules.md#navigation-guard answers by logging out;
+ * from CustomerData the customer goes on to book again.
  */
 export const canceledPaymentPath = (locale: string) =>
   `/customerdata?lang=${encodeURIComponent(locale)}&access=customer&payment_canceled=1`;
@@ -276,7 +279,10 @@ export async function cancelCheckout(
   return done;
 }
 
-/** GET /api/appointments/paymenthash/{payment_hash} (SPEC §2.6): the owner's payment, for Request Sent. */
+/**
+ * GET /api/appointments/paymenthash/{payment_hash} (docs/product-rules.md#request-sent): the owner's payment, for
+ * Request Sent.
+ */
 export async function lookupPayment(deps: PaymentDeps, actor: Actor, paymentHash: string): Promise<PaymentLookup> {
   const { appointment, vetName, petName } = await findOwnedByPaymentHash(deps.db, actor, paymentHash);
   return {
@@ -293,8 +299,8 @@ export async function lookupPayment(deps: PaymentDeps, actor: Actor, paymentHash
 }
 
 /**
- * PUT /api/appointments/confirmpayment/{payment_hash}/{language} (SPEC §2.6): truthy once paid, as often
- * as asked; 409 payment_not_completed before. It also sends the request emails if they have not gone out
+ * PUT /api/appointments/confirmpayment/{payment_hash}/{language} (docs/product-rules.md#request-sent): truthy once
+ * paid, as often as asked; 409 payment_not_completed before. It also sends the request emails if they have not gone out
  * yet (a mail server that was down when the payment came).
  */
 export async function confirmPayment(deps: PaymentDeps, actor: Actor, paymentHash: string): Promise<{ success: true }> {

@@ -8,8 +8,8 @@ import type { Secrets } from '../../secrets.ts';
 import type { AppointmentRow } from '../../db/appointment-transition.ts';
 
 /**
- * The two 6-digit PINs of a confirmed appointment (SPEC §2.5): the customer joins with customer_pin, the
- * vet with vet_pin. The database keeps only an HMAC of each (to find the appointment by PIN) and both
+ * The two 6-digit PINs of a confirmed appointment (docs/product-rules.md#pin-screen): the customer joins with
+ * customer_pin, the vet with vet_pin. The database keeps only an HMAC of each (to find the appointment by PIN) and both
  * sealed with the server secret (to send them again), so a database read alone reveals no PIN.
  */
 export interface AppointmentPins {
@@ -97,7 +97,7 @@ export interface AppointmentByPin {
 
 /**
  * The live appointment a PIN opens, and whose PIN it is; undefined for anything else. Callers expose
- * this without authentication (SPEC §7 GET api/appointments/pin/{pin}), so they rate-limit it.
+ * this without authentication (docs/product-rules.md#api GET api/appointments/pin/{pin}), so they rate-limit it.
  */
 export async function findAppointmentByPin(
   deps: Pick<AppContext, 'db' | 'secrets'>,

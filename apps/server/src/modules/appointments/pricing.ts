@@ -39,7 +39,7 @@ export const invalidAccessCode = () =>
 export const discountedCents = (listPriceCents: number, discountPercent: number): number =>
   Math.round((listPriceCents * (100 - discountPercent)) / 100);
 
-/** An active vet by user id (SPEC appointment_data vet_user_id), with the discount that prices them. */
+/** An active vet by user id (vet_user_id of appointment_data), with the discount that prices them. */
 export async function findBookableVet(db: Pick<Database, 'select'>, vetUserId: number) {
   const [row] = await db
     .select({ userId: users.id, discount: vets.discount })
@@ -50,7 +50,7 @@ export async function findBookableVet(db: Pick<Database, 'select'>, vetUserId: n
   return row;
 }
 
-/** What is sold: the first product (SPEC §3 Product; the clinic sells one consultation). */
+/** What is sold: the first product (docs/product-rules.md#entities Product; the clinic sells one consultation). */
 async function findConsultationProduct(db: Pick<Database, 'select'>) {
   const [row] = await db.select().from(products).orderBy(asc(products.id)).limit(1);
   return row;

@@ -43,8 +43,8 @@ const PAGE_DESCRIPTION =
   'appointment_status_key, appointment_status (in `lang`), price (cents, EUR). No observations, no PINs.';
 
 /**
- * SPEC §7 Appointments: the detail, its edit and the manager's list, under /api/appointments. Every answer
- * that carries an appointment is shaped per role (appointment-view.ts); anyone who may not see an
+ * docs/product-rules.md#api Appointments: the detail, its edit and the manager's list, under /api/appointments. Every
+ * answer that carries an appointment is shaped per role (appointment-view.ts); anyone who may not see an
  * appointment gets 404.
  */
 export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -76,7 +76,8 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
       onRequest: requireAuth(context),
       schema: {
         tags: ['appointments'],
-        summary: 'Edit an appointment (SPEC §4): the customer the chief complaint, the vet the observations',
+        summary:
+          'Edit an appointment (docs/product-rules.md#states): the customer the chief complaint, the vet the observations',
         description:
           'Answers the actor\u2019s user_id. 403 when a field is not the actor\u2019s to change (a customer sending ' +
           'vet_observations, a vet sending description, any manager); 404 when the appointment is not theirs; ' +
@@ -96,7 +97,8 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
       onRequest: requireAuth(context, 'manager'),
       schema: {
         tags: ['appointments'],
-        summary: 'The managers\u2019 appointments list (SPEC §2.12), filtered by dates and vet',
+        summary:
+          'The managers\u2019 appointments list (docs/product-rules.md#manager-screens), filtered by dates and vet',
         description:
           '`param` is the filter `<from>_<to>_<vet>`: `from` and `to` are days YYYY-MM-DD (inclusive, in the ' +
           'query\u2019s `tz`, default UTC), `from` at least 1950-01-01, `to` at most one month after today and ' +
@@ -119,7 +121,9 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
   );
 };
 
-/** SPEC §2.11 vet modes: a vet's appointments and customers, under /api/vets (vet_id is vets.id). */
+/**
+ * docs/product-rules.md#vet-screens vet modes: a vet's appointments and customers, under /api/vets (vet_id is vets.id).
+ */
 export const vetAppointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const vetOrManager = { onRequest: requireAuth(context, 'vet', 'manager') };
   const params = z.object({ vet_id: idParam });

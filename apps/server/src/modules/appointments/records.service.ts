@@ -41,8 +41,8 @@ export async function getAppointment(
 }
 
 /**
- * PUT /api/appointments/{appointment_id} (SPEC §4 Appointment edit): the customer changes the chief
- * complaint, the vet the observations, nobody the other's field (403); managers change nothing (403).
+ * PUT /api/appointments/{appointment_id} (docs/product-rules.md#states Appointment edit): the customer changes the
+ * chief complaint, the vet the observations, nobody the other's field (403); managers change nothing (403).
  * Only while the appointment is editable (EDITABLE_STATUSES), else 409 error_updating_appointment; the
  * UPDATE re-checks the status, so a change of status in between is not overwritten.
  */

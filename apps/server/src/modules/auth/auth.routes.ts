@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from './authentication.ts';
 import { login, logout, sendPasswordResetEmail, updatePassword } from './auth.service.ts';
 
-/** SPEC §7 Login, under /api/login. */
+/** docs/product-rules.md#api Login, under /api/login. */
 export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   app.post(
     '/',

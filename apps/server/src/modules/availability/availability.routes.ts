@@ -13,7 +13,7 @@ import {
 
 const profileParams = z.object({ vet_id: idParam, profile_id: idParam });
 
-/** SPEC §7 Vets and availability: profiles and time limits, under /api/vets. */
+/** docs/product-rules.md#api Vets and availability: profiles and time limits, under /api/vets. */
 export const availabilityRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];
   const staff = requireAuth(context, 'vet', 'manager');

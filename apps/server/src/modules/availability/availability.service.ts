@@ -22,7 +22,10 @@ async function manageableVet(deps: Deps, actor: Actor, vetId: number) {
   return row;
 }
 
-/** GET /api/vets/calendarprofiles/{vet_id}: the vet's availability profiles (SPEC §7 provider segment). */
+/**
+ * GET /api/vets/calendarprofiles/{vet_id}: the vet's availability profiles (docs/product-rules.md#api provider
+ * segment).
+ */
 export async function listCalendarProfiles(deps: Deps, actor: Actor, vetId: number) {
   await manageableVet(deps, actor, vetId);
   return (await listProfiles(deps.db, vetId)).map((row) => ({ id: row.id, name: row.name }));
@@ -58,7 +61,7 @@ export async function updateAvailabilityProfile(
   return toApiProfile(row!);
 }
 
-/** SPEC §3 Time limits: the selectable times of the interval pickers, every 30 minutes. */
+/** docs/product-rules.md#entities Time limits: the selectable times of the interval pickers, every 30 minutes. */
 export const TIME_LIMITS = Array.from({ length: 49 }, (_, index) => {
   const minutes = index * 30;
   const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

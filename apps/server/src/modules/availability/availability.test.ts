@@ -12,7 +12,10 @@ type Role = 'manager' | 'otherManager' | 'vet' | 'otherVet' | 'customer' | 'anon
 type Headers = Record<string, string>;
 type Interval = { start: string; end: string };
 
-/** What a profile made with the database defaults answers (SPEC §3, §9; the zone is the product's). */
+/**
+ * What a profile made with the database defaults answers (docs/product-rules.md#entities, #limits; the zone is the
+ * product's).
+ */
 const defaultProfile = (id: number) => ({
   id,
   name: 'Video consultation',
@@ -255,7 +258,7 @@ describe('GET /api/vets/availability/{vet_id}/{profile_id}', () => {
   const get = (vetId: number, profileId: number, headers = w.headers.manager) =>
     t.app.inject({ method: 'GET', url: `/api/vets/availability/${vetId}/${profileId}`, headers });
 
-  it('answers a default profile with the SPEC §3 shape and defaults', async () => {
+  it('answers a default profile with the docs/product-rules.md#entities shape and defaults', async () => {
     const response = await get(w.vet.vet.id, w.vet.profile.id, w.headers.vet);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toStrictEqual(defaultProfile(w.vet.profile.id));
@@ -625,7 +628,7 @@ describe('PATCH /api/vets/availability/{vet_id}/{profile_id}', () => {
   });
 });
 
-describe('GET /api/vets/time-limits (SPEC §3 Time limits)', () => {
+describe('GET /api/vets/time-limits (docs/product-rules.md#entities Time limits)', () => {
   let t: TestApp;
   let w: World;
   beforeEach(async () => {

@@ -35,7 +35,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 /**
- * SPEC §7 Pets: GET api/pets/breeds/{species}/{language}, registered under the prefix /api/pets.
+ * docs/product-rules.md#api Pets: GET api/pets/breeds/{species}/{language}, registered under the prefix /api/pets.
  * Public reference data (the registration flow may use it before login), so no authentication.
  */
 export const breedRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -18,8 +18,8 @@ import {
 } from './calendar-link.service.ts';
 
 /**
- * SPEC §2.9, §4 Calendar linking, §7: a vet links and unlinks their own external calendar, under
- * /api/vets. vet_id is the vet's id (vets.id), as in every /api/vets path.
+ * docs/product-rules.md#calendar-callback, #states Calendar linking, #api: a vet links and unlinks their own external
+ * calendar, under /api/vets. vet_id is the vet's id (vets.id), as in every /api/vets path.
  */
 export const calendarLinkRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];

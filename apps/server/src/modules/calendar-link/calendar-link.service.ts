@@ -90,7 +90,7 @@ export async function createBuiltinCalendarGrant(
 }
 
 /**
- * PUT /api/vets/token/{vet_id} (SPEC §7): stores the account token once the provider has vouched for
+ * PUT /api/vets/token/{vet_id} (docs/product-rules.md#api): stores the account token once the provider has vouched for
  * it. The token is never answered nor logged.
  */
 export async function linkCalendar(
@@ -121,7 +121,7 @@ export async function linkCalendar(
   return { vet_id: vet.vetId, calendar_linked: true };
 }
 
-/** PUT /api/vets/removecalendarassociation/{vet_id} (SPEC §7): forgets the account token. */
+/** PUT /api/vets/removecalendarassociation/{vet_id} (docs/product-rules.md#api): forgets the account token. */
 export async function unlinkCalendar(deps: Deps, actor: Actor, vetId: number): Promise<CalendarLinkStatus> {
   const vet = await ownVet(deps, actor, vetId);
   await deps.db.update(vets).set({ accountToken: '' }).where(eq(vets.id, vet.vetId));

@@ -287,7 +287,7 @@ describe('calendar linking with the built-in calendar (CALENDAR_PROVIDER=builtin
     expect(t.config.calendar.provider).toBe('builtin');
   });
 
-  it('sends the browser to the web app’s authorisation page with the parameters of SPEC §7', async () => {
+  it('sends the browser to the web app’s authorisation page with the parameters of docs/product-rules.md#api', async () => {
     const response = await calls(t).authorize(w.vet.vet.id, w.headers.vet, 'lang=pt-BR&access=vet');
     expect(response.statusCode).toBe(200);
     const { url } = response.json<{ url: string }>();
@@ -465,7 +465,7 @@ describe('calendar linking with the built-in calendar (CALENDAR_PROVIDER=builtin
     expect(again.json()).toStrictEqual({ vet_id: w.vet.vet.id, calendar_linked: false });
   });
 
-  it('an email change removes the association linked through these routes (SPEC §4)', async () => {
+  it('an email change removes the association linked through these routes (docs/product-rules.md#states)', async () => {
     const c = calls(t);
     const token = await grantFor(t, w.vet.vet.id, w.headers.vet);
     await c.putToken(w.vet.vet.id, w.headers.vet, { vet_id: w.vet.vet.id, account_token: token });
@@ -571,7 +571,7 @@ describe('calendar linking with Aurinko (CALENDAR_PROVIDER=aurinko)', () => {
   const link = (token: string) =>
     calls(t).putToken(w.vet.vet.id, w.headers.vet, { vet_id: w.vet.vet.id, account_token: token });
 
-  it('sends the browser to Aurinko’s /v1/auth/authorize with the parameters of SPEC §7', async () => {
+  it('sends the browser to Aurinko’s /v1/auth/authorize with the parameters of docs/product-rules.md#api', async () => {
     const response = await calls(t).authorize(w.vet.vet.id, w.headers.vet, 'lang=pt&access=vet');
     expect(response.statusCode).toBe(200);
     const parsed = new URL(response.json<{ url: string }>().url);

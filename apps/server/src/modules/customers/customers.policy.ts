@@ -1,6 +1,9 @@
 import type { Actor } from '../auth/auth.service.ts';
 
-/** A customer's own record: only that customer changes it (managers view customers only, SPEC §2.12). */
+/**
+ * A customer's own record: only that customer changes it (managers view customers only,
+ * docs/product-rules.md#manager-screens).
+ */
 export const isCustomerSelf = (actor: Actor, customerUserId: number) =>
   actor.type === 'customer' && actor.userId === customerUserId;
 

@@ -15,7 +15,7 @@ import { checkEmail, getVisibleCustomer, registerCustomer, updateCustomer } from
 const emailParams = z.object({ email: emailField });
 const userIdParams = z.object({ user_id: idParam });
 
-/** SPEC §7 Users: the customer routes and the email check, under /api/users. */
+/** docs/product-rules.md#api Users: the customer routes and the email check, under /api/users. */
 export const customerRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   app.get(
     '/checkemail/:email',

@@ -153,7 +153,7 @@ export async function updateCustomer(
     if (isUniqueViolation(error)) throw emailInUse();
     throw error;
   }
-  // SPEC §4: a successful email change forces logout, here and on every other device.
+  // docs/product-rules.md#states: a successful email change forces logout, here and on every other device.
   if (emailChanged) await revokeAllSessions(deps, userId);
   return { user_id: userId, emailChanged };
 }

@@ -8,7 +8,10 @@ import { statusText } from '../appointments/appointment-view.ts';
 import type { ExportFile, ExportRequest } from './exports.service.ts';
 import { buildWorkbook, exportFileName, MAX_EXPORT_ROWS, type WorkbookColumn } from './workbook.ts';
 
-/** The columns of the managers' appointments table (SPEC §2.12); headers are `exports.columns.<key>`. */
+/**
+ * The columns of the managers' appointments table (docs/product-rules.md#manager-screens); headers are
+ * `exports.columns.<key>`.
+ */
 const COLUMNS: Omit<WorkbookColumn, 'header'>[] = [
   { key: 'id', type: 'integer' },
   { key: 'schedule', type: 'datetime' },

@@ -23,7 +23,10 @@ const LISTS: { path: string; list: UserExport }[] = [
   { path: '/managers', list: 'managers' },
 ];
 
-/** SPEC §2.12 / §7 "Export to Excel": the user lists as .xlsx downloads, managers only, under /api/exports. */
+/**
+ * docs/product-rules.md#manager-screens / #api "Export to Excel": the user lists as .xlsx downloads, managers only,
+ * under /api/exports.
+ */
 export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   for (const { path, list } of LISTS) {
     app.get(

@@ -22,7 +22,7 @@ export interface ExportFile {
 
 type ColumnSpec = Omit<WorkbookColumn, 'header'>;
 
-/** SPEC §2.12 user tables, per list; headers are `exports.columns.<key>`. */
+/** docs/product-rules.md#manager-screens user tables, per list; headers are `exports.columns.<key>`. */
 const COLUMNS: Record<UserExport, ColumnSpec[]> = {
   customers: [
     { key: 'id', type: 'integer' },

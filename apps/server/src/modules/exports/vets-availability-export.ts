@@ -17,8 +17,8 @@ const COLUMNS: Omit<WorkbookColumn, 'header'>[] = [
 ];
 
 /**
- * SPEC §2.12 "Vets availability table with Export to Excel": the rows the manager's table shows (one per
- * vet and working date of the ten availability weeks, today taken in the manager's zone), as a workbook.
+ * docs/product-rules.md#manager-screens "Vets availability table with Export to Excel": the rows the manager's table
+ * shows (one per vet and working date of the ten availability weeks, today taken in the manager's zone), as a workbook.
  */
 export async function exportVetsAvailability(deps: Deps, actor: Actor, request: ExportRequest): Promise<ExportFile> {
   const { locale } = request;

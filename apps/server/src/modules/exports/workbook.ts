@@ -5,8 +5,8 @@ import { contentDisposition } from '../../lib/content-disposition.ts';
 import { offsetMsAt } from '@vetcall/shared/scheduling/zoned-time';
 
 /**
- * The one way the server builds spreadsheets (SPEC §2.12, §7 "Export to Excel"): every export of the
- * manager screens goes through buildWorkbook, exportFileName and sendWorkbook, so they all look and
+ * The one way the server builds spreadsheets (docs/product-rules.md#manager-screens, #api "Export to Excel"): every
+ * export of the manager screens goes through buildWorkbook, exportFileName and sendWorkbook, so they all look and
  * behave alike. Cells are typed: dates are real Excel dates, money a number in EUR, counts integers.
  */
 
@@ -179,7 +179,7 @@ export async function buildWorkbook(options: WorkbookOptions): Promise<Buffer> {
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
-/** `yyyymmddhhmmss-<base>.xlsx` (UTC), SPEC §7; the base loses characters no file system accepts. */
+/** `yyyymmddhhmmss-<base>.xlsx` (UTC), docs/product-rules.md#api; the base loses characters no file system accepts. */
 export function exportFileName(base: string, now: Date): string {
   const stamp =
     pad(now.getUTCFullYear(), 4) +

@@ -68,7 +68,7 @@ async function errorPageForBrowsers(request: FastifyRequest, reply: FastifyReply
 }
 
 /**
- * SPEC §7 Payment, under /api/payment: the browser's payment form, the built-in checkout's API
+ * docs/product-rules.md#api Payment, under /api/payment: the browser's payment form, the built-in checkout's API
  * (PAYMENT_PROVIDER=builtin) and Stripe's webhook (PAYMENT_PROVIDER=stripe).
  */
 export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -90,7 +90,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
       onSend: errorPageForBrowsers,
       schema: {
         tags: ['payments'],
-        summary: 'The booking screen’s payment form (SPEC §7): 303 to where the customer pays',
+        summary: 'The booking screen’s payment form (docs/product-rules.md#api): 303 to where the customer pays',
         description:
           'A browser form post (application/x-www-form-urlencoded). `auth_token` is the session token of the ' +
           'customer who owns the appointment (`customer_user_id`). 303 to Request Confirmed when the ' +

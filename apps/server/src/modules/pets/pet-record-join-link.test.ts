@@ -30,8 +30,8 @@ const HISTORY_KEYS = [
 ];
 
 /**
- * GET /api/pets/record/{pet_id}/{language}, history join links (SPEC §2.14, §4, §9): the reader's own PIN
- * while the appointment is confirmed and started at most one hour ago; otherwise null.
+ * GET /api/pets/record/{pet_id}/{language}, history join links (docs/product-rules.md#pet-records, #states, #limits):
+ * the reader's own PIN while the appointment is confirmed and started at most one hour ago; otherwise null.
  */
 describe('pet record history: join_pin', () => {
   let t: TestApp;

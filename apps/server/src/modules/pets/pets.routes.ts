@@ -33,7 +33,7 @@ const petChangesSchema = z.object({
   delete: z.array(z.number().int().positive()).max(50).default([]),
 });
 
-/** SPEC §7 Pets, under /api/pets (breeds are registered separately). */
+/** docs/product-rules.md#api Pets, under /api/pets (breeds are registered separately). */
 export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const auth = { onRequest: requireAuth(context) };
   const security = [{ bearer: [] }];
@@ -99,7 +99,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
       ...auth,
       schema: {
         tags: ['pets'],
-        summary: 'The pets of a customer (customer_id of SPEC §3 Customer), not archived',
+        summary: 'The pets of a customer (customer_id of docs/product-rules.md#entities Customer), not archived',
         security,
         params: customerParams,
         querystring: langQuery,

@@ -142,7 +142,7 @@ export async function updatePet(
 
 /**
  * Removes a pet. One with appointment history is archived instead, so the history keeps its pet
- * (SPEC §2.14); the answer says which happened so the screen can tell the person.
+ * (docs/product-rules.md#pet-records); the answer says which happened so the screen can tell the person.
  */
 export async function deletePet(
   deps: Pick<AppContext, 'db' | 'clock'>,
@@ -170,7 +170,9 @@ export interface PetChanges {
   delete: number[];
 }
 
-/** SPEC §4 Pets: the customer's Save sends creates, updates and deletes, applied all or nothing. */
+/**
+ * docs/product-rules.md#states Pets: the customer's Save sends creates, updates and deletes, applied all or nothing.
+ */
 export async function applyPetChanges(
   deps: Pick<AppContext, 'db' | 'config' | 'clock'>,
   actor: Actor,
@@ -195,8 +197,8 @@ export async function applyPetChanges(
 
 /**
  * GET /api/pets/record/{pet_id}/{language}: the pet, its age and its appointments, newest first. Each
- * history row carries the viewer's own join PIN while its join link is open (SPEC §2.14, §4): the owner's
- * customer PIN, or the vet PIN for that appointment's vet; managers and other vets get none.
+ * history row carries the viewer's own join PIN while its join link is open (docs/product-rules.md#pet-records,
+ * #states): the owner's customer PIN, or the vet PIN for that appointment's vet; managers and other vets get none.
  */
 export async function getPetRecord(
   deps: Pick<AppContext, 'db' | 'clock' | 'secrets'>,

@@ -16,7 +16,7 @@ import {
 } from './photos.service.ts';
 
 const IMAGE_FIELD = 'image';
-/** A photo is cached for a year when the URL carries the client's cache-busting hash (SPEC §7). */
+/** A photo is cached for a year when the URL carries the client's cache-busting hash (docs/product-rules.md#api). */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, no-cache';
 /** The generated SVG may be opened on its own: it gets no scripts, no external loads, only its inline styles. */
@@ -24,7 +24,7 @@ const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'";
 
 const userIdParams = z.object({ user_id: idParam });
 const photoQuery = z.object({
-  /** SPEC §7: an optional random cache-busting number up to 99999. */
+  /** docs/product-rules.md#api: an optional random cache-busting number up to 99999. */
   hash: z
     .string()
     .regex(/^\d{1,5}$/, { error: 'invalid_format' })
@@ -78,7 +78,10 @@ async function drain(stream: AsyncIterable<unknown>) {
   for await (const _ of stream);
 }
 
-/** SPEC §7 Users: POST api/users/image/{user_id} and GET /api/users/image/{user_id}/, under /api/users. */
+/**
+ * docs/product-rules.md#api Users: POST api/users/image/{user_id} and GET /api/users/image/{user_id}/, under
+ * /api/users.
+ */
 export const photoRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   // Encapsulated: multipart bodies are parsed only by the routes of this plugin.
   await app.register(multipart, {

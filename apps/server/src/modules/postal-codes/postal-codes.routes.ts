@@ -9,8 +9,8 @@ import type { PostalCodeLookup } from '../../providers/postal-codes/postal-code-
 export const POSTAL_CODE_RATE_LIMIT: RateRule = { limit: 60, windowMs: 15 * 60 * 1000 };
 
 /**
- * SPEC §5 Postal code, under /api/postalcodes. No authentication: the registration form uses it before
- * the account exists. 200 found; 400 `code: invalid_format`; 404 unknown code; 503 provider unreachable
+ * docs/product-rules.md#validation Postal code, under /api/postalcodes. No authentication: the registration form uses
+ * it before the account exists. 200 found; 400 `code: invalid_format`; 404 unknown code; 503 provider unreachable
  * (the form then lets the person type city, state and address).
  */
 export const postalCodeRoutes: FastifyPluginAsyncZod<{

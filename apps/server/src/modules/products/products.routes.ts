@@ -16,7 +16,7 @@ import { changeProductPrice, createProduct, deleteProduct, listProducts } from '
 /** Answers of the managers' calls come back in `?lang=`, else in the manager's own language. */
 const langQuery = z.object({ lang: localeField.optional() });
 
-/** SPEC §7 Products, under /api/products: prices are stored in integer cents and answered in EUR. */
+/** docs/product-rules.md#api Products, under /api/products: prices are stored in integer cents and answered in EUR. */
 export const productRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const managersOnly = { onRequest: requireAuth(context, 'manager') };
   const security = [{ bearer: [] }];

@@ -42,7 +42,7 @@ type World = Awaited<ReturnType<typeof buildWorld>>;
 const storedCents = async (t: TestApp, id: number) =>
   (await t.db.select({ cents: products.priceCents }).from(products).where(eq(products.id, id)))[0]?.cents;
 
-describe('products (SPEC §7: GET /api/products/{locale}, POST, DELETE /{product_id}, PUT /price/{product_id})', () => {
+describe('products (docs/product-rules.md#api: GET /api/products/{locale}, POST, DELETE /{product_id}, PUT /price/{product_id})', () => {
   let t: TestApp;
   let w: World;
   beforeEach(async () => {

@@ -11,9 +11,14 @@ export const canHoldSlot = (actor: Actor) => actor.type === 'customer';
 export const canReleaseHold = (actor: Actor, hold: { customerUserId: number | null }) =>
   actor.type === 'customer' && hold.customerUserId === actor.userId;
 
-/** Every vet's availability at once (SPEC §6: managers view and export vets' availability). */
+/**
+ * Every vet's availability at once (docs/product-rules.md#permissions: managers view and export vets' availability).
+ */
 export const canViewAllAvailabilities = (actor: Actor) => actor.type === 'manager';
 
-/** The taken times of a vet's calendar: the vet themself and managers (SPEC §2.11 availabilityslots). */
+/**
+ * The taken times of a vet's calendar: the vet themself and managers (docs/product-rules.md#vet-screens
+ * availabilityslots).
+ */
 export const canSeeBookedTimes = (actor: Actor, vetUserId: number) =>
   actor.type === 'manager' || (actor.type === 'vet' && actor.userId === vetUserId);

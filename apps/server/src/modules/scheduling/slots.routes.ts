@@ -15,7 +15,10 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { listAllAvailabilities, listVetBookedTimes, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
 
-/** SPEC §7 Vets and availability: free slots, vets available on a date, every vet's availability (/api/vets). */
+/**
+ * docs/product-rules.md#api Vets and availability: free slots, vets available on a date, every vet's availability
+ * (/api/vets).
+ */
 export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];
 

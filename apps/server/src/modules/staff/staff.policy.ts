@@ -1,7 +1,10 @@
 import type { UserType } from '@vetcall/shared/roles';
 import type { Actor } from '../auth/auth.service.ts';
 
-/** Managers administer vets and managers; customer records stay view-only for them (SPEC §2.12). */
+/**
+ * Managers administer vets and managers; customer records stay view-only for them
+ * (docs/product-rules.md#manager-screens).
+ */
 export const canAdministerUser = (actor: Actor, targetType: UserType) =>
   actor.type === 'manager' && targetType !== 'customer';
 

@@ -34,7 +34,7 @@ import {
 const userIdResponse = z.object({ user_id: z.number().int() });
 const emailParams = z.object({ email: emailField });
 
-/** SPEC §7 Users: the manager's user administration and the staff's own data, under /api/users. */
+/** docs/product-rules.md#api Users: the manager's user administration and the staff's own data, under /api/users. */
 export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];
   const anyone = requireAuth(context);

@@ -106,7 +106,7 @@ export async function listUsers(deps: Deps, actor: Actor, type: UserType): Promi
   }));
 }
 
-/** POST /api/users/{vet|manager}: a manager creates a vet or a manager (SPEC §5 New user). */
+/** POST /api/users/{vet|manager}: a manager creates a vet or a manager (docs/product-rules.md#validation New user). */
 export async function createStaffUser(deps: Deps, actor: Actor, type: 'vet' | 'manager', body: unknown) {
   if (!canAdministerUser(actor, type)) throw forbidden();
   const parsed = (type === 'vet' ? newVetSchema : newManagerSchema).safeParse(body);
@@ -168,7 +168,7 @@ export async function removeStaffUser(deps: Deps, actor: Actor, userId: number) 
 type FieldChange = { name: string } | { email: string } | { phone: string } | { specialty: string };
 
 /**
- * The single-field edits of the manager's tables (SPEC §7 Users: name, email, vetspecialty, vetphone,
+ * The single-field edits of the manager's tables (docs/product-rules.md#api Users: name, email, vetspecialty, vetphone,
  * custphone). `allowed` names the target types the route applies to.
  */
 export async function changeUserField(
@@ -202,8 +202,8 @@ export async function changeUserField(
 }
 
 /**
- * Changes a login email: unique, ends every session of that person (SPEC §4 forces a new login), and
- * for a vet removes the calendar association (SPEC §4).
+ * Changes a login email: unique, ends every session of that person (docs/product-rules.md#states forces a new login),
+ * and for a vet removes the calendar association (docs/product-rules.md#states).
  */
 async function applyEmailChange(
   deps: Deps,

@@ -539,7 +539,7 @@ describe('GET /api/users/{type}', () => {
   });
 });
 
-describe('POST /api/users/{vet|manager}: creating staff (SPEC §5 New user)', () => {
+describe('POST /api/users/{vet|manager}: creating staff (docs/product-rules.md#validation New user)', () => {
   let t: TestApp;
   let w: World;
   beforeEach(async () => {
@@ -1290,7 +1290,7 @@ describe('a vet’s data: GET /api/users/vet/byemail/{email}, PUT /api/users/vet
     const response = await put(w.vet.user.id, { ...ruiProfile, email: 'rui.santos@clinic.test', name: 'Rui S.' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toStrictEqual({ user_id: w.vet.user.id, email_changed: true });
-    // The session that made the change ends too (SPEC §4: forced logout).
+    // The session that made the change ends too (docs/product-rules.md#states: forced logout).
     expect((await me(w.headers.vet)).statusCode).toBe(401);
     const view = await getByEmail('rui.santos@clinic.test', w.headers.manager);
     expect(view.json()).toMatchObject({ name: 'Rui S.', email: 'rui.santos@clinic.test', calendar_linked: false });

@@ -13,7 +13,7 @@ const prepared = Object.fromEntries(
   }),
 );
 
-/** SPEC §7 Translations: GET /api/translations/{lang}. */
+/** docs/product-rules.md#api Translations: GET /api/translations/{lang}. */
 export const translationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/:lang',

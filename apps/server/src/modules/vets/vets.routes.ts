@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { getVetRecord } from '../staff/staff.service.ts';
 
-/** SPEC §7 Vets, under /api/vets (availability and calendar routes come with the scheduling work). */
+/** docs/product-rules.md#api Vets, under /api/vets (availability and calendar routes come with the scheduling work). */
 export const vetRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   app.get(
     '/record/:vet_id/:language',

@@ -17,8 +17,8 @@ export const jitsiBrandingSchema = z.object({
 });
 
 /**
- * GET /api/video/jitsi-branding (SPEC §7 "a branding file is loaded"): the browser inside the Jitsi iframe
- * fetches it cross-origin, so the Jitsi origin is allowed to read it. No login: nothing in it is private.
+ * GET /api/video/jitsi-branding (docs/product-rules.md#api "a branding file is loaded"): the browser inside the Jitsi
+ * iframe fetches it cross-origin, so the Jitsi origin is allowed to read it. No login: nothing in it is private.
  */
 export const jitsiBrandingRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, { config }) => {
   app.get(

@@ -4,7 +4,10 @@ import type { AppContext } from '../../context.ts';
 import { jitsiToken } from '../../providers/video/jitsi-token.ts';
 import { openRoomByPin, roomWindowMessage } from './room-access.service.ts';
 
-/** GET /api/appointments/pin/{pin} (SPEC §7): no login, the PIN is the credential; rate-limited per IP. */
+/**
+ * GET /api/appointments/pin/{pin} (docs/product-rules.md#api): no login, the PIN is the credential; rate-limited per
+ * IP.
+ */
 export const roomAccessRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   app.get(
     '/pin/:pin',

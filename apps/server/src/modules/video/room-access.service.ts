@@ -8,8 +8,8 @@ import { type RateRule, tooManyRequests } from '../../plugins/rate-limiter.ts';
 import { findAppointmentByPin, pinLookupHash } from '../appointments/pins.ts';
 
 /**
- * PINs are looked up without auth (SPEC §7 GET api/appointments/pin/{pin}), over HTTP and in the `join` of
- * the signalling socket alike, so failed lookups are counted per IP: 10^6 PINs at 10 guesses per 10 minutes
+ * PINs are looked up without auth (docs/product-rules.md#api GET api/appointments/pin/{pin}), over HTTP and in the
+ * `join` of the signalling socket alike, so failed lookups are counted per IP: 10^6 PINs at 10 guesses per 10 minutes
  * is years per address. A PIN that is found (inside its window or not) counts nothing.
  */
 export const PIN_LOOKUP_FAILURES_PER_IP: RateRule = { limit: 10, windowMs: 10 * 60 * 1000 };
@@ -48,8 +48,8 @@ export const pinLogReference = (deps: Pick<AppContext, 'secrets'>, pin: string):
   pinLookupHash(deps.secrets, pin).slice(0, 10);
 
 /**
- * The room a PIN opens, and to whom (SPEC §2.5, §9): only a confirmed appointment's PIN, and only from 30
- * minutes before the start until 1 hour after it. Unknown PIN: 404 pin_not_found, counted against the
+ * The room a PIN opens, and to whom (docs/product-rules.md#pin-screen, #limits): only a confirmed appointment's PIN,
+ * and only from 30 minutes before the start until 1 hour after it. Unknown PIN: 404 pin_not_found, counted against the
  * caller's IP; 429 once the IP used its failures. Every failed lookup is logged, without the PIN.
  */
 export async function openRoomByPin(
@@ -68,7 +68,7 @@ export async function openRoomByPin(
   }
 
   const found = await findAppointmentByPin(deps, pin);
-  // A requested appointment has no PINs yet; only a confirmed one opens a room (SPEC §4).
+  // A requested appointment has no PINs yet; only a confirmed one opens a room (docs/product-rules.md#states).
   if (!found || found.appointment.status !== 'TK_Confirmed') {
     await deps.limiter.hit(ipKey, PIN_LOOKUP_FAILURES_PER_IP);
     logFailure('pin_not_found');

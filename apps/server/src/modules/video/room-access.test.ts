@@ -87,7 +87,7 @@ describe('GET /api/appointments/pin/{pin}', () => {
     const response = await lookup(world.pins.customer);
     expect(response.statusCode).toBe(status);
     if (error) {
-      // The answer says when the room opens (SPEC §2.5 'unavailable' with an explanation).
+      // The answer says when the room opens (docs/product-rules.md#pin-screen 'unavailable' with an explanation).
       expect(response.json()).toEqual({
         error,
         message: expect.stringContaining(error === 'room_not_open' ? OPENS_AT : CLOSES_AT),

@@ -1,6 +1,6 @@
 /** What the authorisation page needs to know about the vet and the round trip. */
 export interface CalendarAuthorizeRequest {
-  /** SPEC §2.9 state: `vet_id:<id> lang:<lang> access:<access>`. */
+  /** docs/product-rules.md#calendar-callback state: `vet_id:<id> lang:<lang> access:<access>`. */
   state: string;
   /** The vet's email, offered to the provider's login page. */
   loginHint: string;
@@ -9,8 +9,8 @@ export interface CalendarAuthorizeRequest {
 export type AccountTokenVerdict = 'valid' | 'invalid';
 
 /**
- * Links a vet's calendar (SPEC §2.9, §7): builds the URL the browser goes to, and checks the account
- * token that comes back before it is stored. A provider that cannot answer throws
+ * Links a vet's calendar (docs/product-rules.md#calendar-callback, #api): builds the URL the browser goes to, and
+ * checks the account token that comes back before it is stored. A provider that cannot answer throws
  * CalendarProviderUnavailable; a token it refuses is 'invalid'.
  */
 export interface CalendarLinkProvider {
@@ -27,7 +27,7 @@ export class CalendarProviderUnavailable extends Error {
   }
 }
 
-/** The query of an authorisation URL, the same for every provider (SPEC §7). */
+/** The query of an authorisation URL, the same for every provider (docs/product-rules.md#api). */
 export function authorizeQuery(options: {
   clientId: string;
   serviceType: string;

@@ -32,8 +32,8 @@ export const MAX_CACHE_ENTRIES = 5000;
 type Cached = Extract<PostalCodeLookupResult, { status: 'found' | 'not_found' }>;
 
 /**
- * SPEC §5 Postal code: validates and normalizes the code, asks the country's provider (Portugal: GEO API
- * PT or CTT per POSTAL_PT_PROVIDER) and keeps answers in process memory — found codes for 7 days,
+ * docs/product-rules.md#validation Postal code: validates and normalizes the code, asks the country's provider
+ * (Portugal: GEO API PT or CTT per POSTAL_PT_PROVIDER) and keeps answers in process memory — found codes for 7 days,
  * unknown ones for an hour, at most MAX_CACHE_ENTRIES, the oldest dropped first. Concurrent lookups of
  * one code share a single provider call.
  */

@@ -22,8 +22,8 @@ import { useLogout } from '../../features/auth/use-logout';
 import { DATA_ROUTE_BY_TYPE, currentMode, visibleModes } from '../modes';
 
 /**
- * The shell of logged-in screens (SPEC §2.3 Navbar): Start, My Data, Back, Logout, the mode
- * selector of vets and managers, and who is logged in.
+ * The shell of logged-in screens (docs/product-rules.md#login-and-account Navbar): Start, My Data, Back, Logout, the
+ * mode selector of vets and managers, and who is logged in.
  */
 export function AuthenticatedLayout({ heading, children }: { heading: string; children: ReactNode }) {
   const { t } = useTranslation();

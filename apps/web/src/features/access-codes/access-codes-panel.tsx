@@ -35,8 +35,8 @@ const STATUS_COLOR: Record<CodeStatus, string> = {
 };
 
 /**
- * Manager mode 'appointments_access_codes' (SPEC §2.12): valid from, valid to, code, included
- * appointments (Free or Normal) and status; codes are created here and disabled or enabled again.
+ * Manager mode 'appointments_access_codes' (docs/product-rules.md#manager-screens): valid from, valid to, code,
+ * included appointments (Free or Normal) and status; codes are created here and disabled or enabled again.
  */
 export function AccessCodesPanel() {
   const { t } = useTranslation();

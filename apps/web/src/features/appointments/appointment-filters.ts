@@ -2,7 +2,10 @@ import { isValidDateKey } from '@vetcall/shared/dates';
 import { APPOINTMENT_FILTER_FLOOR, DEFAULT_FILTER_DAYS } from '@vetcall/shared/schemas/appointment';
 import { lastBookableDate } from '../scheduler/booking-window';
 
-/** The filter of the appointment lists (SPEC §2.11, §2.12): a date range and, for managers, a vet. */
+/**
+ * The filter of the appointment lists (docs/product-rules.md#vet-screens, #manager-screens): a date range and, for
+ * managers, a vet.
+ */
 export interface AppointmentFilter {
   from: string;
   to: string;
@@ -22,12 +25,12 @@ export function addDays(key: string, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** SPEC §5 Appointment date filters: from 1950-01-01 up to one month from today. */
+/** docs/product-rules.md#validation Appointment date filters: from 1950-01-01 up to one month from today. */
 export function filterDateBounds(today: string): DateBounds {
   return { min: APPOINTMENT_FILTER_FLOOR, max: lastBookableDate(today) };
 }
 
-/** SPEC §9: the default window is 15 days either side of today. */
+/** docs/product-rules.md#limits: the default window is 15 days either side of today. */
 export function defaultFilter(today: string): AppointmentFilter {
   return { from: addDays(today, -DEFAULT_FILTER_DAYS), to: addDays(today, DEFAULT_FILTER_DAYS), vet: '' };
 }

@@ -4,7 +4,7 @@ const KB = 1024;
 const MB = 1024 * 1024;
 
 /**
- * A file size as SPEC §9 shows it: bytes under 1 KB, KB under 1 MB, otherwise MB with one decimal.
+ * A file size as docs/product-rules.md#limits shows it: bytes under 1 KB, KB under 1 MB, otherwise MB with one decimal.
  * KB are whole and rounded down, so a size under 1 MB never reads "1024 KB".
  */
 export function formatFileSize(bytes: number, locale: Locale): string {

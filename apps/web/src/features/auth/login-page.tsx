@@ -17,7 +17,7 @@ import { useFieldProps } from '../../lib/use-field-props';
 import { loginRequest } from './api/login';
 import { LanguageSelect } from './components/language-select';
 
-/** SPEC §2.3 Login: also the home of the product. */
+/** docs/product-rules.md#login-and-account Login: also the home of the product. */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -33,8 +33,8 @@ export function LoginPage() {
     mutationFn: loginRequest,
     onSuccess: async ({ token, user }) => {
       authStore.setSession(token, user);
-      // SPEC §2.3: after login the user goes to the route of their access type. The guard's
-      // redirect query can only ever name one of those routes, so it needs no separate handling.
+      // docs/product-rules.md#login-and-account: after login the user goes to the route of their access type. The
+      // guard's redirect query can only ever name one of those routes, so it needs no separate handling.
       await navigate(HOME_ROUTE_BY_TYPE[user.type]);
     },
     onError: (error) => {

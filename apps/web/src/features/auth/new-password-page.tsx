@@ -11,7 +11,10 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updatePassword } from './api/password-reset';
 
-/** SPEC §2.3 New password: token from ?token; a mismatch shows a message and sends nothing. */
+/**
+ * docs/product-rules.md#login-and-account New password: token from ?token; a mismatch shows a message and sends
+ * nothing.
+ */
 export function NewPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

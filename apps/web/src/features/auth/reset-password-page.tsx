@@ -11,7 +11,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { useFieldProps } from '../../lib/use-field-props';
 import { sendPasswordResetEmail } from './api/password-reset';
 
-/** SPEC §2.3 Reset password: sends a link in the current language, then goes to /. */
+/** docs/product-rules.md#login-and-account Reset password: sends a link in the current language, then goes to /. */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -4,7 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { authStore } from '../../lib/auth-store';
 import { logoutRequest } from './api/logout';
 
-/** SPEC §4: logout revokes the session, removes token and user data and resets all domain state. */
+/**
+ * docs/product-rules.md#states: logout revokes the session, removes token and user data and resets all domain state.
+ */
 export function useLogout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();

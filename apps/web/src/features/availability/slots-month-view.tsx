@@ -37,8 +37,8 @@ function byDate<Item extends { date: string }>(items: readonly Item[]): Map<stri
 }
 
 /**
- * SPEC §2.11 availabilityslots: a view-only month calendar of the vet's free and booked slots, in the
- * browser's zone, from today to the end of the profile's horizon. A date opens its times below the grid.
+ * docs/product-rules.md#vet-screens availabilityslots: a view-only month calendar of the vet's free and booked slots,
+ * in the browser's zone, from today to the end of the profile's horizon. A date opens its times below the grid.
  */
 export function SlotsMonthView({ vetId }: { vetId: number }) {
   const { t } = useTranslation();

@@ -13,8 +13,9 @@ import { allAvailabilitiesQueryKey, useAllAvailabilities } from './api/availabil
 import { WeeklyEditor } from './weekly-editor';
 
 /**
- * SPEC §2.12 vets_availability: every vet's working hours over the ten availability weeks, one row per vet
- * and date (date, name, hours), with Export to Excel. Managers also edit a vet's weeks here (SPEC §6).
+ * docs/product-rules.md#manager-screens vets_availability: every vet's working hours over the ten availability weeks,
+ * one row per vet and date (date, name, hours), with Export to Excel. Managers also edit a vet's weeks here
+ * (docs/product-rules.md#permissions).
  */
 export function VetsAvailabilityPanel() {
   const { t } = useTranslation();
@@ -65,7 +66,7 @@ export function VetsAvailabilityPanel() {
             {rows.length === 0 ? (
               <Text c="dimmed">{t('vets_availability.empty')}</Text>
             ) : (
-              // A scroll region of its own (SPEC §9: 420 px), reachable by keyboard for scrolling.
+              // A scroll region of its own (docs/product-rules.md#limits: 420 px), reachable by keyboard for scrolling.
               <Box
                 role="region"
                 aria-label={t('vets_availability.table_region')}

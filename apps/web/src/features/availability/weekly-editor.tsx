@@ -75,9 +75,9 @@ function weekdayName(date: string, locale: Locale): string {
 }
 
 /**
- * SPEC §2.11 availabilityconfig, §4 Availability editing, §5 Working intervals: the vet's first availability
- * profile, one of the ten availability weeks at a time. Each date shows its working intervals (date-specific
- * hours, else the weekly pattern); Save writes the week's seven dates as date-specific hours.
+ * docs/product-rules.md#vet-screens availabilityconfig, #states Availability editing, #validation Working intervals:
+ * the vet's first availability profile, one of the ten availability weeks at a time. Each date shows its working
+ * intervals (date-specific hours, else the weekly pattern); Save writes the week's seven dates as date-specific hours.
  */
 export function WeeklyEditor({ vetId }: { vetId: number }) {
   const { t } = useTranslation();
@@ -122,7 +122,7 @@ export function WeeklyEditor({ vetId }: { vetId: number }) {
   function changeTime(date: string, index: number, field: 'start' | 'end', value: string) {
     const intervals = hours[date] ?? [];
     const changed = { ...intervals[index]!, [field]: value };
-    // SPEC §5: the end must be later than the start; otherwise the old values stay.
+    // docs/product-rules.md#validation: the end must be later than the start; otherwise the old values stay.
     if (!validateDayIntervals([changed]).ok) {
       notifyError(t('availability.start_end'));
       return;

@@ -6,7 +6,7 @@ import { validateAccessCode } from '../access-codes/api/access-codes';
 
 export interface AccessCodeState {
   value: string;
-  /** SPEC §4 Access code: unchecked, valid (included = free) or invalid. */
+  /** docs/product-rules.md#states Access code: unchecked, valid (included = free) or invalid. */
   status: 'unchecked' | 'checking' | 'valid' | 'invalid';
   included: boolean;
 }
@@ -15,8 +15,8 @@ export interface AccessCodeState {
 const CHECK_DELAY_MS = 400;
 
 /**
- * SPEC §2.4, §5: the access code, checked live (trimmed); the message under the field says
- * 'ValidAccessCode' or 'InvalidAccessCode' (also when the check call fails, SPEC §8).
+ * docs/product-rules.md#booking, #validation: the access code, checked live (trimmed); the message under the field says
+ * 'ValidAccessCode' or 'InvalidAccessCode' (also when the check call fails, docs/product-rules.md#errors).
  */
 export function AccessCodeField({
   state,

@@ -36,8 +36,9 @@ import { createAppointment, submitPaymentForm, useQuote, useVetsAvailableOn } fr
 import { claimSchedulerEvent } from './scheduler-events';
 
 /**
- * SPEC §2.4 and §5 booking form, then the embedded scheduler (SPEC §7) and the booking flow of SPEC §4:
- * on the scheduler's success message the appointment request is sent (multipart), then the payment form.
+ * docs/product-rules.md#booking and #validation booking form, then the embedded scheduler (docs/product-rules.md#api)
+ * and the booking flow of docs/product-rules.md#states: on the scheduler's success message the appointment request is
+ * sent (multipart), then the payment form.
  */
 export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: PublicVet[]; customerEmail: string }) {
   const { t } = useTranslation();
@@ -70,7 +71,7 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
   const vet = availableVets.find((item) => String(item.user_id) === vetUserId);
   const quote = useQuote(vet ? vet.user_id : null, code.status === 'valid' ? code.value : '');
 
-  // SPEC §8: no vets on the chosen date → error toast (5 s).
+  // docs/product-rules.md#errors: no vets on the chosen date → error toast (5 s).
   useEffect(() => {
     if (date && availability.data && availability.data.length === 0) notifyError(t('booking.no_vets'));
   }, [availability.data, date, t]);
@@ -101,7 +102,8 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
         code: access,
       } = latest.current;
       const token = storage.getToken();
-      // SPEC §4: only with vet, pet, description, token and email, nothing running, and a new event id.
+      // docs/product-rules.md#states: only with vet, pet, description, token and email, nothing running, and a new
+      // event id.
       if (!chosenVet || !chosenPet || !complaint.trim() || !token || !customerEmail || !user) return;
       if (busyRef.current || !claimSchedulerEvent(message.eventId)) return;
       busyRef.current = true;
@@ -129,10 +131,10 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
           ga_client_id: '',
           appointment_included: created.included,
         });
-        // The page is being left for the payment; SPEC §9 keeps the panel 2 s at least.
+        // The page is being left for the payment; docs/product-rules.md#limits keeps the panel 2 s at least.
         window.setTimeout(() => setBusy(false), PAYMENT_LOADING_DELAY_MS);
       } catch (error) {
-        // SPEC §8 logs the failure; the customer also sees the form again with what went wrong.
+        // docs/product-rules.md#errors logs the failure; the customer also sees the form again with what went wrong.
         console.error('Failed to request appointment', error);
         setFailure(apiErrorMessage(t, error, 'booking.request_failed'));
         setScheduling(false);

@@ -8,7 +8,7 @@ import { useCustomerPets } from '../pets/api/pets';
 import { usePublicVets } from '../staff/api/staff';
 import { BookingForm } from './booking-form';
 
-/** /customer, mode appointment_req (SPEC §2.4): the customer's booking screen. */
+/** /customer, mode appointment_req (docs/product-rules.md#booking): the customer's booking screen. */
 export function BookingPage() {
   const { t } = useTranslation();
   const { user } = useSession();

@@ -1,8 +1,8 @@
 import { PROCESSED_CALENDAR_EVENT_TTL_MS } from '@vetcall/shared/constants';
 
 /**
- * SPEC §4 Booking flow / §9: a calendar event id is handled once in 10 minutes, however many times the
- * scheduler posts it (double clicks, reloads of the frame).
+ * docs/product-rules.md#states Booking flow / #limits: a calendar event id is handled once in 10 minutes, however many
+ * times the scheduler posts it (double clicks, reloads of the frame).
  */
 const handled = new Map<string, number>();
 

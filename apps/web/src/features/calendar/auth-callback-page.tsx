@@ -15,9 +15,10 @@ type Phase = 'processing' | 'success' | 'error';
 const handledTokens = new Set<string>();
 
 /**
- * SPEC §2.9 /auth/callback: the calendar provider returns here with ?token=…&state=vet_id:… lang:… access:….
- * The language switches, the token is stored (PUT /api/vets/token/{vet_id}), and the vet sees progress, then
- * a thank-you or the calendar-association problem with a contact-support hint; OK goes to /vetdata.
+ * docs/product-rules.md#calendar-callback /auth/callback: the calendar provider returns here with
+ * ?token=…&state=vet_id:… lang:… access:…. The language switches, the token is stored (PUT /api/vets/token/{vet_id}),
+ * and the vet sees progress, then a thank-you or the calendar-association problem with a contact-support hint; OK goes
+ * to /vetdata.
  */
 export function AuthCallbackPage() {
   const { t } = useTranslation();

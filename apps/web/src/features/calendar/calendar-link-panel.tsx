@@ -11,8 +11,8 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { fetchAuthorizeUrl, removeCalendarAssociation } from './api/calendar';
 
 /**
- * SPEC §2.11 /vetdata calendar linking (§4 Calendar linking): Link starts the provider's authorisation
- * (it comes back at /auth/callback); Unlink removes the association.
+ * docs/product-rules.md#vet-screens /vetdata calendar linking (#states Calendar linking): Link starts the provider's
+ * authorisation (it comes back at /auth/callback); Unlink removes the association.
  */
 export function CalendarLinkPanel({ vet }: { vet: Vet }) {
   const { t } = useTranslation();

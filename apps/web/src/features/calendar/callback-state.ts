@@ -1,6 +1,9 @@
 import { normalizeLocale, type Locale } from '@vetcall/shared/locales';
 
-/** SPEC §2.9: the state of the calendar authorisation, a space-separated list of key:value pairs. */
+/**
+ * docs/product-rules.md#calendar-callback: the state of the calendar authorisation, a space-separated list of key:value
+ * pairs.
+ */
 export interface CallbackState {
   vetId: number | undefined;
   lang: Locale | undefined;
@@ -21,7 +24,7 @@ export function parseCallbackState(state: string | null): CallbackState {
   };
 }
 
-/** The state of SPEC §7 as the authorize URL carries it. */
+/** The state of docs/product-rules.md#api as the authorize URL carries it. */
 export function formatCallbackState(vetId: number, lang: Locale, access: string): string {
   return `vet_id:${vetId} lang:${lang} access:${access}`;
 }

@@ -98,7 +98,7 @@ describe('ConfirmAppointmentPage', () => {
     expect(screen.getByText('Dr. Vet')).toBeTruthy();
     expect(screen.getByText('Requested')).toBeTruthy();
     expect(scheduleShown()).toBe(shown(wallClock(info.schedule)));
-    // SPEC §2.8: a 24-hour picker, whatever the browser's language.
+    // docs/product-rules.md#confirmation-page: a 24-hour picker, whatever the browser's language.
     expect([...timeSelect().options].map((option) => option.text)).toContain('23:55');
     expect([...timeSelect().options].some((option) => /AM|PM/.test(option.text))).toBe(false);
 

@@ -66,10 +66,10 @@ type Phase =
   | { name: 'failed'; detail?: string };
 
 /**
- * SPEC §2.8 /confirmappointment/{hash}: the vet's link from the request email. The vet checks the
- * date-time (24-hour, in the browser's zone, prefilled with the booked time) and types the registered
+ * docs/product-rules.md#confirmation-page /confirmappointment/{hash}: the vet's link from the request email. The vet
+ * checks the date-time (24-hour, in the browser's zone, prefilled with the booked time) and types the registered
  * email; then 'confirming', then 'Appointment confirmed' with 'Access appointment', or 'Cant activate this
- * appointment!' with 'Check inserted email' back to the form, values kept (SPEC §4 Confirmation).
+ * appointment!' with 'Check inserted email' back to the form, values kept (docs/product-rules.md#states Confirmation).
  */
 export function ConfirmAppointmentPage() {
   const { t } = useTranslation();

@@ -10,8 +10,8 @@ const TIMES = Array.from({ length: 288 }, (_, index) => {
 });
 
 /**
- * SPEC §2.8: a 24-hour date-time picker. A native datetime-local input shows AM/PM in some browser
- * languages, so the date and the time are two fields: a date input and a 24-hour time list. The value is
+ * docs/product-rules.md#confirmation-page: a 24-hour date-time picker. A native datetime-local input shows AM/PM in
+ * some browser languages, so the date and the time are two fields: a date input and a 24-hour time list. The value is
  * 'YYYY-MM-DDTHH:mm' (the browser's wall clock), as a datetime-local input's would be.
  */
 export const DateTime24Input = forwardRef<

@@ -24,7 +24,7 @@ describe('confirmation date-time', () => {
     },
   );
 
-  it("sends 'YYYY-MM-DD HH:mm' (SPEC §2.8 Y-m-d H:i)", () => {
+  it("sends 'YYYY-MM-DD HH:mm' (docs/product-rules.md#confirmation-page Y-m-d H:i)", () => {
     const schedule = toConfirmSchedule('2030-03-14T09:05');
     expect(schedule).toBe('2030-03-14 09:05');
     expect(CONFIRM_SCHEDULE_PATTERN.test(schedule)).toBe(true);

@@ -1,6 +1,7 @@
 /**
- * The confirmation page's date-time (SPEC §2.8: 24-hour, 'Y-m-d H:i'). A native datetime-local input holds
- * 'YYYY-MM-DDTHH:mm' in the browser's zone; the server gets 'YYYY-MM-DD HH:mm' with that zone's offset.
+ * The confirmation page's date-time (docs/product-rules.md#confirmation-page: 24-hour, 'Y-m-d H:i'). A native
+ * datetime-local input holds 'YYYY-MM-DDTHH:mm' in the browser's zone; the server gets 'YYYY-MM-DD HH:mm' with that
+ * zone's offset.
  */
 
 const LOCAL_INPUT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;

@@ -281,8 +281,8 @@ describe('CustomerDataPage', { timeout: 20_000 }, () => {
     renderPage();
     await startEditing();
     await save();
-    // The server's own reason is said (lib/profile-save.ts reportSaveError); SPEC §8 words it 'error updating
-    // customer data'.
+    // The server's own reason is said (lib/profile-save.ts reportSaveError); docs/product-rules.md#errors words it
+    // 'error updating customer data'.
     expect(await screen.findByText('Something went wrong on our side. Please try again.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
   });

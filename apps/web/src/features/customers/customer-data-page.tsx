@@ -55,9 +55,9 @@ function pendingChanges(drafts: DraftPet[], removed: number[], saved: Pet[]): Pe
 }
 
 /**
- * SPEC §2.10 Customer data: the profile and the pets, read-only or in editing mode; Save sends the
- * profile and every pet change; Cancel reloads. Managers and related vets open it read-only with
- * ?email= (SPEC §2.12 "A manager can open a customer's data").
+ * docs/product-rules.md#customer-data Customer data: the profile and the pets, read-only or in editing mode; Save sends
+ * the profile and every pet change; Cancel reloads. Managers and related vets open it read-only with
+ * ?email= (docs/product-rules.md#manager-screens "A manager can open a customer's data").
  */
 export function CustomerDataPage() {
   const { t } = useTranslation();
@@ -68,7 +68,8 @@ export function CustomerDataPage() {
   const customer = useCustomer(email);
   const paymentCanceled = search.has('payment_canceled');
 
-  // Back from a canceled payment (the checkout sends customers here: SPEC §2.2 lets them go on to /customer).
+  // Back from a canceled payment (the checkout sends customers here: docs/product-rules.md#navigation-guard lets them
+  // go on to /customer).
   useEffect(() => {
     if (!paymentCanceled) return;
     notifySuccess(t('booking.payment_canceled'));
@@ -111,7 +112,8 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
   const [drafts, setDrafts] = useState<DraftPet[]>([]);
   const [removed, setRemoved] = useState<number[]>([]);
   const [petForm, setPetForm] = useState<{ opened: boolean; pet: DraftPet | null }>({ opened: false, pet: null });
-  // The pet record, and from its history the appointment detail (SPEC §2.10, §2.13, §2.14).
+  // The pet record, and from its history the appointment detail (docs/product-rules.md#customer-data,
+  // #appointment-records, #pet-records).
   const recordViews = useRecordViews();
   const [startedWithoutPets, setStartedWithoutPets] = useState(false);
   const form = useForm<CustomerFormValues>({
@@ -131,8 +133,8 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
     setEditing(true);
   }
 
-  // SPEC §2.10: a customer with no pets starts in edit mode with the add-pet form open. Done while
-  // rendering (not in an effect) so the first paint already shows it.
+  // docs/product-rules.md#customer-data: a customer with no pets starts in edit mode with the add-pet form open. Done
+  // while rendering (not in an effect) so the first paint already shows it.
   if (editable && pets.data && pets.data.length === 0 && !startedWithoutPets) {
     setStartedWithoutPets(true);
     startEditing();
@@ -175,7 +177,8 @@ function CustomerData({ customer, editable }: { customer: Customer; editable: bo
       t('customer_data.email_change_title'),
       (email) => form.setFieldValue('email', email),
     );
-    // SPEC §5: the email must be free; checked before anything is sent, so nothing is half-saved.
+    // docs/product-rules.md#validation: the email must be free; checked before anything is sent, so nothing is
+    // half-saved.
     if (values.email.trim().toLowerCase() !== customer.email && (await isEmailTaken(values.email).catch(() => false))) {
       form.setFieldError('email', 'taken');
       return notifyError(t('errors.email_in_use'));

@@ -2,7 +2,7 @@ import type { FormErrors } from '@mantine/form';
 import type { TFunction } from 'i18next';
 import { notifyError } from '../../lib/notify';
 
-/** SPEC §8: a mismatch of the passwords, or missing fields, are also said in a toast. */
+/** docs/product-rules.md#errors: a mismatch of the passwords, or missing fields, are also said in a toast. */
 export function notifyInvalidForm(t: TFunction, errors: FormErrors): void {
   const codes = Object.values(errors);
   if (codes.includes('passwords_mismatch')) notifyError(t('new_password.passwords_mismatch'));

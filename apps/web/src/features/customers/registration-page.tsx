@@ -35,7 +35,7 @@ const EMPTY: RegistrationValues = {
   confirmation: '',
 };
 
-/** SPEC §2.3 Registration: a new customer's account; then they log in. */
+/** docs/product-rules.md#login-and-account Registration: a new customer's account; then they log in. */
 export function RegistrationPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

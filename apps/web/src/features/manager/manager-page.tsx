@@ -10,7 +10,7 @@ import { ProductsPanel } from '../products/products-panel';
 import { CustomersTable } from '../staff/components/customers-table';
 import { StaffTable } from '../staff/components/staff-table';
 
-/** SPEC §2.12 Manager mode: one screen per mode, chosen in the navbar (?mode=). */
+/** docs/product-rules.md#manager-screens Manager mode: one screen per mode, chosen in the navbar (?mode=). */
 export function ManagerPage() {
   const { t } = useTranslation();
   const { user } = useSession();

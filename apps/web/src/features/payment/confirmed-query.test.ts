@@ -4,7 +4,7 @@ import { parseConfirmedQuery } from './confirmed-query';
 const parse = (query: string) => parseConfirmedQuery(new URLSearchParams(query));
 
 describe('parseConfirmedQuery', () => {
-  it('reads the purchase of SPEC §2.7', () => {
+  it('reads the purchase of docs/product-rules.md#request-confirmed', () => {
     expect(parse('paymentHash=pay_1&lang=pt&value=3500&item_name=Consulta+v%C3%ADdeo&is_first_purchase=true')).toEqual({
       paymentHash: 'pay_1',
       valueCents: 3500,

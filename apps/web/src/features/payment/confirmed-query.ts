@@ -4,9 +4,9 @@ import type { Purchase } from './purchase-analytics';
 const CENTS_PATTERN = /^\d{1,9}$/;
 
 /**
- * Request Confirmed's query (SPEC §2.7): paymentHash, value (cents), item_name and is_first_purchase;
- * `lang` is handled by the root layout. Undefined when a required part is missing or malformed, which
- * the page shows as the payment problem.
+ * Request Confirmed's query (docs/product-rules.md#request-confirmed): paymentHash, value (cents), item_name and
+ * is_first_purchase; `lang` is handled by the root layout. Undefined when a required part is missing or malformed,
+ * which the page shows as the payment problem.
  */
 export function parseConfirmedQuery(search: URLSearchParams): Purchase | undefined {
   const paymentHash = search.get('paymentHash')?.trim() ?? '';

@@ -2,7 +2,7 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { clientConfig } from '../../lib/client-config';
 
-/** SPEC §8 Payment confirmation fails: 'problem validating payment' plus the support contact. */
+/** docs/product-rules.md#errors Payment confirmation fails: 'problem validating payment' plus the support contact. */
 export function PaymentProblem({ message, reference }: { message: string; reference?: string | null }) {
   const { t } = useTranslation();
   const supportEmail = clientConfig().support_email;

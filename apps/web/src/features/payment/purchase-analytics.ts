@@ -1,8 +1,8 @@
 import { CURRENCY } from '@vetcall/shared/constants';
 
 /**
- * SPEC §7: the purchase analytics event after payment confirms (GA4 `purchase`). Nothing is loaded unless
- * the server configures a measurement id. The CSP forbids inline scripts, so the gtag stub that Google's
+ * docs/product-rules.md#api: the purchase analytics event after payment confirms (GA4 `purchase`). Nothing is loaded
+ * unless the server configures a measurement id. The CSP forbids inline scripts, so the gtag stub that Google's
  * snippet would inline lives here and only gtag.js itself is fetched (script-src allows its host then).
  */
 
@@ -18,7 +18,7 @@ const TRACKED_KEY_PREFIX = 'vetcall.purchase_tracked.';
 
 export interface Purchase {
   paymentHash: string;
-  /** Cents (SPEC §9). */
+  /** Cents (docs/product-rules.md#limits). */
   valueCents: number;
   itemName: string;
   isFirstPurchase: boolean;
@@ -34,7 +34,7 @@ export function ensureGtag(measurementId: string): (...args: unknown[]) => void 
       dataLayer.push(arguments);
     };
     window.gtag('js', new Date());
-    // Only the purchase is measured (SPEC §7), so no page views are sent.
+    // Only the purchase is measured (docs/product-rules.md#api), so no page views are sent.
     window.gtag('config', measurementId, { send_page_view: false });
   }
   if (!document.querySelector(`script[src^="${GTAG_SRC}"]`)) {

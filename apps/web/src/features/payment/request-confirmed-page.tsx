@@ -16,11 +16,11 @@ import { useCustomerOnly } from './use-customer-only';
 const LANGUAGE_WAIT_MS = 5000;
 
 /**
- * SPEC §2.7 /requestconfirmed/?paymentHash&lang&value&item_name&is_first_purchase: a logged-in customer
- * only. Waits for the requested language, then thanks the customer and says the request is scheduled
+ * docs/product-rules.md#request-confirmed /requestconfirmed/?paymentHash&lang&value&item_name&is_first_purchase: a
+ * logged-in customer only. Waits for the requested language, then thanks the customer and says the request is scheduled
  * (or shows the payment problem when the query is incomplete), and sends the purchase analytics event
- * (SPEC §7) when analytics is configured. OK goes home to /customer, which the navigation guard allows
- * from here (SPEC §2.2).
+ * (docs/product-rules.md#api) when analytics is configured. OK goes home to /customer, which the navigation guard
+ * allows from here (docs/product-rules.md#navigation-guard).
  */
 export function RequestConfirmedPage() {
   const allowed = useCustomerOnly();

@@ -18,9 +18,9 @@ export const REQUEST_SENT_PAUSE_MS = 3000;
 type Phase = { name: 'waiting'; slow: boolean } | { name: 'sent'; next: string } | { name: 'failed' };
 
 /**
- * SPEC §2.6 /requestsent/{payment_hash}: where the payment page returns. A waiting state while the
- * payment is looked up and confirmed, then the 'request sent' message and Request Confirmed, or the
- * payment problem with the support contact (SPEC §8).
+ * docs/product-rules.md#request-sent /requestsent/{payment_hash}: where the payment page returns. A waiting state while
+ * the payment is looked up and confirmed, then the 'request sent' message and Request Confirmed, or the
+ * payment problem with the support contact (docs/product-rules.md#errors).
  */
 export function RequestSentPage({
   pollIntervalMs = PAYMENT_POLL_INTERVAL_MS,

@@ -5,8 +5,8 @@ import { authStore } from '../../lib/auth-store';
 import { notifyError } from '../../lib/notify';
 
 /**
- * Pages only a logged-in customer may see (SPEC §2.7): without a stored token and user data, or for a
- * vet or manager, the 'invalid access' toast and the login page. Decided on arrival: a session that ends
+ * Pages only a logged-in customer may see (docs/product-rules.md#request-confirmed): without a stored token and user
+ * data, or for a vet or manager, the 'invalid access' toast and the login page. Decided on arrival: a session that ends
  * later is handled where it ends (the root layout's 401 handling). Answers whether the page may show.
  */
 export function useCustomerOnly(): boolean {

@@ -59,8 +59,8 @@ async function validateOnce(
 }
 
 /**
- * SPEC §4 Booking flow, Sent page: the payment hash is looked up, then the payment is confirmed (in the
- * customer's language, for the 'request received' email). Both calls are idempotent, so a restarted run
+ * docs/product-rules.md#states Booking flow, Sent page: the payment hash is looked up, then the payment is confirmed
+ * (in the customer's language, for the 'request received' email). Both calls are idempotent, so a restarted run
  * (React's strict double effect, a reload) is harmless. Rejects with PaymentNotValidatedError or the API error.
  */
 export async function validatePayment(
@@ -91,7 +91,7 @@ export async function validatePayment(
   throw new PaymentNotValidatedError(lastReason);
 }
 
-/** Request Confirmed's query (SPEC §2.7), built from the confirmed lookup. */
+/** Request Confirmed's query (docs/product-rules.md#request-confirmed), built from the confirmed lookup. */
 export function requestConfirmedPath(lookup: PaymentLookup, locale: Locale): string {
   const query = new URLSearchParams({
     paymentHash: lookup.payment_hash,

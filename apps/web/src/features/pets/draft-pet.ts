@@ -1,7 +1,7 @@
 import type { Pet, PetInput } from '@vetcall/shared/schemas/pet';
 
 /**
- * A pet as edited on the customer screen before Save (SPEC §4 Pets): new pets have pet_id 0, and
+ * A pet as edited on the customer screen before Save (docs/product-rules.md#states Pets): new pets have pet_id 0, and
  * pet_pos is the row's position in the edited customer.
  */
 export interface DraftPet extends Required<Omit<PetInput, 'policy'>> {

@@ -7,7 +7,7 @@ export function speciesLabel(t: TFunction, species: string): string {
   return canonical ? t(`pets.species_${canonical}`) : species;
 }
 
-/** SPEC §3: fertile status is worded by gender (intact / neutered or spayed). */
+/** docs/product-rules.md#entities: fertile status is worded by gender (intact / neutered or spayed). */
 export function fertileStatusLabel(t: TFunction, status: 'intact' | 'neutered', gender: 'F' | 'M'): string {
   return t(`pets.fertile_${status}_${gender}`);
 }

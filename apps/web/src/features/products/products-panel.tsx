@@ -15,7 +15,7 @@ import { useBusyAction } from '../../lib/use-busy-action';
 import { useCreateForm } from '../../lib/use-create-form';
 import { changeProductPrice, createProduct, deleteProduct, useProducts } from './api/products';
 
-/** SPEC §9 display: the products table scrolls within 500 px. */
+/** docs/product-rules.md#limits display: the products table scrolls within 500 px. */
 const TABLE_MAX_HEIGHT = 500;
 
 function formatPrice(price: number, locale: Locale): string {
@@ -33,9 +33,9 @@ function checkedPrice(value: PriceValue): { price: number } | { error: string } 
 }
 
 /**
- * Manager mode 'products' (SPEC §2.12, §4 Product row): id, designation and price; the price is edited
- * inline, saved, and the list reloads with a success or error toast (SPEC §8). Also a small form for a
- * new product and deletion after confirmation.
+ * Manager mode 'products' (docs/product-rules.md#manager-screens, #states Product row): id, designation and price; the
+ * price is edited inline, saved, and the list reloads with a success or error toast (docs/product-rules.md#errors).
+ * Also a small form for a new product and deletion after confirmation.
  */
 export function ProductsPanel() {
   const { t } = useTranslation();

@@ -21,10 +21,11 @@ function positiveInteger(value: string | null): number | undefined {
 }
 
 /**
- * SPEC §7 Embedded scheduling calendar: /embed/scheduler?vet_id&profile_id&email&name&date&prefix&lang, shown
- * in an iframe by the booking screen. It lists the free slots of a date in the customer's zone (other dates
- * of the window are a click away); choosing one and confirming puts a hold on it and posts
- * { status: 'success', eventId, startTime } to the embedding page (our origin only).
+ * docs/product-rules.md#api Embedded scheduling calendar:
+ * /embed/scheduler?vet_id&profile_id&email&name&date&prefix&lang, shown in an iframe by the booking screen. It lists
+ * the free slots of a date in the customer's zone (other dates of the window are a click away); choosing one and
+ * confirming puts a hold on it and posts { status: 'success', eventId, startTime } to the embedding page (our origin
+ * only).
  */
 export function EmbedSchedulerPage() {
   const { t } = useTranslation();

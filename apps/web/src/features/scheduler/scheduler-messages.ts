@@ -1,5 +1,5 @@
 /**
- * SPEC §7 "Embedded scheduling calendar": what the scheduler page posts to the page that embeds it.
+ * docs/product-rules.md#api "Embedded scheduling calendar": what the scheduler page posts to the page that embeds it.
  * Messages go to our own origin only; a parent on another origin never receives them.
  */
 export type SchedulerMessage =

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Cache-busting values for profile photos (SPEC §7: an optional random hash up to 99999): a new one
+ * Cache-busting values for profile photos (docs/product-rules.md#api: an optional random hash up to 99999): a new one
  * after each upload, so every <img> of that user fetches the new photo.
  */
 const versions = new Map<number, number>();

@@ -24,7 +24,10 @@ const valuesOf = (vet: Vet): VetValues => ({
   discount: vet.discount,
 });
 
-/** /vetdata (SPEC §2.11): the vet's profile, photo, discount, calendar link and calendar subscription. A failed load shows a toast and goes back. */
+/**
+ * /vetdata (docs/product-rules.md#vet-screens): the vet's profile, photo, discount, calendar link and calendar
+ * subscription. A failed load shows a toast and goes back.
+ */
 export function VetDataPage() {
   const { t } = useTranslation();
   const { user } = useSession();

@@ -14,12 +14,12 @@ import { SlotsMonthView } from '../availability/slots-month-view';
 import { WeeklyEditor } from '../availability/weekly-editor';
 import { useVetProfile } from '../staff/api/staff';
 
-/** The modes that need the vet's calendar (SPEC §2.11). */
+/** The modes that need the vet's calendar (docs/product-rules.md#vet-screens). */
 const AVAILABILITY_MODES = new Set(['availabilityconfig', 'availabilityslots']);
 
 /**
- * SPEC §2.11 Vet mode: one screen per mode, chosen in the navbar (?mode=). The availability modes need a
- * linked calendar; without one the vet is sent to /vetdata, where the calendar is linked. The customers
+ * docs/product-rules.md#vet-screens Vet mode: one screen per mode, chosen in the navbar (?mode=). The availability
+ * modes need a linked calendar; without one the vet is sent to /vetdata, where the calendar is linked. The customers
  * and appointments modes need only the vet's id.
  */
 export function VetPage() {

@@ -45,9 +45,9 @@ function refusalMessage(t: (key: string, options?: Record<string, unknown>) => s
 }
 
 /**
- * SPEC §2.5 /appointment/{pin?}: the PIN screen, 'connecting' for about 2 s, then the consultation room
- * (built-in WebRTC or Jitsi, VIDEO_PROVIDER). Leaving hides the room, clears the stored room and brings
- * the PIN screen back, PIN kept, so a second Connect rejoins.
+ * docs/product-rules.md#pin-screen /appointment/{pin?}: the PIN screen, 'connecting' for about 2 s, then the
+ * consultation room (built-in WebRTC or Jitsi, VIDEO_PROVIDER). Leaving hides the room, clears the stored room and
+ * brings the PIN screen back, PIN kept, so a second Connect rejoins.
  */
 export function AppointmentPage() {
   const { t } = useTranslation();
@@ -66,7 +66,7 @@ export function AppointmentPage() {
 
   useEffect(() => () => lookupAbort.current?.abort(), []);
 
-  // 'connecting' for PIN_CONNECTING_DELAY_MS (SPEC §9), then the room.
+  // 'connecting' for PIN_CONNECTING_DELAY_MS (docs/product-rules.md#limits), then the room.
   useEffect(() => {
     if (phase.name !== 'connecting') return;
     const timer = setTimeout(() => setPhase({ ...phase, name: 'room' }), PIN_CONNECTING_DELAY_MS);

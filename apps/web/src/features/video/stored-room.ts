@@ -1,6 +1,6 @@
 /**
- * The room being joined, kept in session storage (SPEC §2.5 "the stored hash"): the appointment hash and
- * the signalling resume token, so a reload of the page takes the seat back instead of finding it held by
+ * The room being joined, kept in session storage (docs/product-rules.md#pin-screen "the stored hash"): the appointment
+ * hash and the signalling resume token, so a reload of the page takes the seat back instead of finding it held by
  * the connection that just died. Leaving the call clears it; it never outlives the tab.
  */
 const KEY = 'vetcall.room';

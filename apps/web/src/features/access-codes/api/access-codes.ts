@@ -24,7 +24,10 @@ export function setAccessCodeEnabled(accessCodeId: number, enabled: boolean): Pr
   });
 }
 
-/** POST /api/appointmentsaccesscodes/validate {code}: for the booking screen (SPEC §2.4, §5). */
+/**
+ * POST /api/appointmentsaccesscodes/validate {code}: for the booking screen (docs/product-rules.md#booking,
+ * #validation).
+ */
 export function validateAccessCode(code: string): Promise<AccessCodeValidation> {
   return apiRequest('/api/appointmentsaccesscodes/validate', { method: 'POST', body: { code } });
 }

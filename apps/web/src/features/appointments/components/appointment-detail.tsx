@@ -51,9 +51,9 @@ interface DetailProps {
 }
 
 /**
- * SPEC §2.13 Appointment detail, for the three roles; the server shapes the appointment per role
- * (`viewer`), so a customer's answer has no observations to show. SPEC §4: a customer edits the chief
- * complaint, a vet the observations; both add files and mark files for removal; managers only read.
+ * docs/product-rules.md#appointment-records Appointment detail, for the three roles; the server shapes the appointment
+ * per role (`viewer`), so a customer's answer has no observations to show. docs/product-rules.md#states: a customer
+ * edits the chief complaint, a vet the observations; both add files and mark files for removal; managers only read.
  */
 export function AppointmentDetail({ appointmentId, onBack, onOpenPetRecord }: DetailProps & { appointmentId: number }) {
   const { t } = useTranslation();

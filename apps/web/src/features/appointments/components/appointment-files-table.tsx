@@ -20,8 +20,9 @@ interface FilesTableProps {
 }
 
 /**
- * The appointment's files (SPEC §2.13): the stored ones, struck through when marked for removal, then the
- * ones waiting for Save. Every file downloads; removal is offered while editing, where the rules allow it.
+ * The appointment's files (docs/product-rules.md#appointment-records): the stored ones, struck through when marked for
+ * removal, then the ones waiting for Save. Every file downloads; removal is offered while editing, where the rules
+ * allow it.
  */
 export function AppointmentFilesTable({ files, pending, locale, onDropPending, ...storedProps }: FilesTableProps) {
   const { t } = useTranslation();

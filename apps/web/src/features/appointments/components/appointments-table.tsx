@@ -8,8 +8,9 @@ import { currentLocale } from '../../../lib/i18n';
 import { formatEuros } from '../../../lib/format';
 
 /**
- * The appointment lists of vets and managers (SPEC §2.11, §2.12): a scroll region of its own (SPEC §9:
- * 420 px), reachable by keyboard; a row, or its Details button, opens the appointment.
+ * The appointment lists of vets and managers (docs/product-rules.md#vet-screens, #manager-screens): a scroll region of
+ * its own (docs/product-rules.md#limits: 420 px), reachable by keyboard; a row, or its Details button, opens the
+ * appointment.
  */
 export function AppointmentsTable({
   items,

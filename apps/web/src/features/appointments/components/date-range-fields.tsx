@@ -10,7 +10,10 @@ export const BELOW_INPUT_LABEL = 'calc(var(--mantine-font-size-sm) * var(--manti
 
 const LABEL_KEYS = { from: 'appointments.from', to: 'appointments.to' } as const;
 
-/** From and To of the appointment lists (SPEC §5 Appointment date filters), with their problems. */
+/**
+ * From and To of the appointment lists (docs/product-rules.md#validation Appointment date filters), with their
+ * problems.
+ */
 export function DateRangeFields({
   from,
   to,

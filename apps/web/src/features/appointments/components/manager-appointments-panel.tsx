@@ -11,8 +11,8 @@ import { BELOW_INPUT_LABEL, DateRangeFields } from './date-range-fields';
 import { RecordViewModals, useRecordViews } from './record-views';
 
 /**
- * SPEC §2.12 manager appointments: vet and date filters (default 15 days either side of today), Reset
- * filter, Export to Excel of the same filter, and the list; a row opens the appointment read-only.
+ * docs/product-rules.md#manager-screens manager appointments: vet and date filters (default 15 days either side of
+ * today), Reset filter, Export to Excel of the same filter, and the list; a row opens the appointment read-only.
  */
 export function ManagerAppointmentsPanel() {
   const { t } = useTranslation();

@@ -9,8 +9,9 @@ import { notifyError } from '../../../lib/notify';
 import { formatFileSize } from '../file-size';
 
 /**
- * New file (SPEC §2.13): a description and one or more files, added to the appointment's pending files;
- * nothing is uploaded before Save. Files that would take the appointment over `uploadCap` are refused here.
+ * New file (docs/product-rules.md#appointment-records): a description and one or more files, added to the appointment's
+ * pending files; nothing is uploaded before Save. Files that would take the appointment over `uploadCap` are refused
+ * here.
  */
 export function NewFileForm({
   uploadCap,
@@ -31,7 +32,8 @@ export function NewFileForm({
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<{ description?: string; files?: string }>({});
 
-  // SPEC §5/§8: over the role's cap for the appointment → 'max files size exceeded', selection cleared.
+  // docs/product-rules.md#validation/#errors: over the role's cap for the appointment → 'max files size exceeded',
+  // selection cleared.
   function choose(selected: File[]) {
     const chosenBytes = selected.reduce((sum, file) => sum + file.size, 0);
     if (keptBytes + chosenBytes > uploadCap) {

@@ -2,7 +2,10 @@ import { useCallback, useState } from 'react';
 import { PetRecordModal } from '../../pets/components/pet-record-modal';
 import { AppointmentDetailModal } from './appointment-detail';
 
-/** An appointment detail or a pet record, opened one from the other (SPEC §2.13 Record, §2.14 Details). */
+/**
+ * An appointment detail or a pet record, opened one from the other (docs/product-rules.md#appointment-records Record,
+ * #pet-records Details).
+ */
 export type RecordView = { kind: 'appointment'; appointmentId: number } | { kind: 'pet'; petId: number };
 
 function sameView(a: RecordView, b: RecordView): boolean {

@@ -26,7 +26,7 @@ import {
 } from '../api/appointments';
 import { uploadAppointmentFiles } from '../api/upload-files';
 
-/** A file chosen with New file, uploaded on Save (SPEC §3: file_id 0 means not yet uploaded). */
+/** A file chosen with New file, uploaded on Save (docs/product-rules.md#entities: file_id 0 means not yet uploaded). */
 export interface PendingFile {
   key: number;
   /** Files added together share one description and go up in one request. */
@@ -36,8 +36,8 @@ export interface PendingFile {
 }
 
 /**
- * SPEC §4 Appointment edit: the edit state of one appointment (the draft of the one field the viewer edits,
- * the files marked for removal, the files waiting for upload) and Save. What the viewer may do comes from
+ * docs/product-rules.md#states Appointment edit: the edit state of one appointment (the draft of the one field the
+ * viewer edits, the files marked for removal, the files waiting for upload) and Save. What the viewer may do comes from
  * the shared appointment rules, the same functions the server's policy calls, so the screen never offers
  * what the server would refuse (a manager, or a record frozen by its status, gets no Modify data).
  */
@@ -86,7 +86,10 @@ export function useAppointmentEdit(appointment: AppointmentDto, storedFiles: App
     setNewFileOpen(false);
   }
 
-  /** SPEC §4 Save: the appointment, then removals, then uploads, then the new-file notice; then view mode. */
+  /**
+   * docs/product-rules.md#states Save: the appointment, then removals, then uploads, then the new-file notice; then
+   * view mode.
+   */
   async function save() {
     if (!editableField) return;
     const parsed = appointmentUpdateSchema.safeParse({ [editableField]: draft });
@@ -150,7 +153,7 @@ export function useAppointmentEdit(appointment: AppointmentDto, storedFiles: App
     editableField,
     canAddFiles: editableField !== null && canAddFilesAs(viewer),
     canRemove: (file: AppointmentFile) => canRemoveFile(viewer, file.uploaded_by),
-    /** SPEC §9: the per-appointment total of attachments, by the role of who adds them. */
+    /** docs/product-rules.md#limits: the per-appointment total of attachments, by the role of who adds them. */
     uploadCap: uploadCapFor(viewer),
     keptBytes,
     editing,

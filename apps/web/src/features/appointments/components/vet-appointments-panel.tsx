@@ -10,8 +10,8 @@ import { BELOW_INPUT_LABEL, DateRangeFields } from './date-range-fields';
 import { RecordViewModals, useRecordViews } from './record-views';
 
 /**
- * SPEC §2.11 vet appointments: the vet's own appointments between two dates (default 15 days either
- * side of today), filtered by status; a row opens the detail, where the vet writes observations.
+ * docs/product-rules.md#vet-screens vet appointments: the vet's own appointments between two dates (default 15 days
+ * either side of today), filtered by status; a row opens the detail, where the vet writes observations.
  */
 export function VetAppointmentsPanel({ vetId }: { vetId: number }) {
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import { QueryContent } from '../../../components/ui/query-content';
 import { CustomerContactsTable } from '../../staff/components/customer-contacts-table';
 import { useVetCustomers } from '../api/appointments';
 
-/** SPEC §2.11 vet customers: the customers who have appointments with this vet. */
+/** docs/product-rules.md#vet-screens vet customers: the customers who have appointments with this vet. */
 export function VetCustomersTable({ vetId }: { vetId: number }) {
   const { t } = useTranslation();
   const customers = useVetCustomers(vetId);

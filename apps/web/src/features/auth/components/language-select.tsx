@@ -5,7 +5,9 @@ import { LOCALES, type Locale, isLocale } from '@vetcall/shared/locales';
 import { changeLanguage, currentLocale } from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
 
-/** The language switcher of the login screen (SPEC §2.3: shown only outside production). */
+/**
+ * The language switcher of the login screen (docs/product-rules.md#login-and-account: shown only outside production).
+ */
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
   const [search, setSearch] = useSearchParams();

@@ -27,7 +27,7 @@ export function useQuote(vetUserId: number | null, accessCode: string) {
   });
 }
 
-/** POST /api/appointments (SPEC §7): multipart appointment_data (JSON) and files[]. */
+/** POST /api/appointments (docs/product-rules.md#api): multipart appointment_data (JSON) and files[]. */
 export function createAppointment(data: AppointmentData, files: readonly File[]) {
   const form = new FormData();
   form.append('appointment_data', JSON.stringify(data));
@@ -36,8 +36,8 @@ export function createAppointment(data: AppointmentData, files: readonly File[])
 }
 
 /**
- * SPEC §7 Payment: a browser form POST to /api/payment/{locale}; the server answers 303 to the payment page
- * (or to Request Confirmed when an included code made it free). The page is left for good.
+ * docs/product-rules.md#api Payment: a browser form POST to /api/payment/{locale}; the server answers 303 to the
+ * payment page (or to Request Confirmed when an included code made it free). The page is left for good.
  */
 export function submitPaymentForm(
   locale: Locale,

@@ -3,8 +3,8 @@ import type { Locale } from '@vetcall/shared/locales';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
- * SPEC §4 Calendar linking and §7 External calendar authorisation, and the vet's private ICS feed.
- * `vetId` is the vet id (not the user id), as in every /api/vets route.
+ * docs/product-rules.md#states Calendar linking and #api External calendar authorisation, and the vet's private ICS
+ * feed. `vetId` is the vet id (not the user id), as in every /api/vets route.
  */
 
 /** GET /api/vets/calendar/authorize/{vet_id}: where the browser goes to link a calendar. */
@@ -17,7 +17,9 @@ export function grantBuiltinCalendar(vetId: number) {
   return apiRequest<{ token: string }>(`/api/vets/calendar/builtin/grant/${vetId}`, { method: 'POST' });
 }
 
-/** PUT /api/vets/token/{vet_id} (SPEC §7): stores the calendar account token the provider returned. */
+/**
+ * PUT /api/vets/token/{vet_id} (docs/product-rules.md#api): stores the calendar account token the provider returned.
+ */
 export function storeCalendarToken(vetId: number, accountToken: string) {
   return apiRequest<{ vet_id: number; calendar_linked: boolean }>(`/api/vets/token/${vetId}`, {
     method: 'PUT',
@@ -25,7 +27,7 @@ export function storeCalendarToken(vetId: number, accountToken: string) {
   });
 }
 
-/** PUT /api/vets/removecalendarassociation/{vet_id} (SPEC §7). */
+/** PUT /api/vets/removecalendarassociation/{vet_id} (docs/product-rules.md#api). */
 export function removeCalendarAssociation(vetId: number) {
   return apiRequest<{ vet_id: number; calendar_linked: boolean }>(`/api/vets/removecalendarassociation/${vetId}`, {
     method: 'PUT',

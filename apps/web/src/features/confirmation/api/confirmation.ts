@@ -6,7 +6,10 @@ export function fetchAppointmentInfo(hash: string, signal?: AbortSignal) {
   return apiRequest<AppointmentInfo>(`/api/appointments/info/${encodeURIComponent(hash)}`, { auth: false, signal });
 }
 
-/** POST /api/appointments/confirm/{hash} (SPEC §7): the appointment PIN; confirming again answers the same one. */
+/**
+ * POST /api/appointments/confirm/{hash} (docs/product-rules.md#api): the appointment PIN; confirming again answers the
+ * same one.
+ */
 export function confirmAppointment(input: ConfirmAppointmentInput) {
   return apiRequest<{ appointment_pin: string }>(`/api/appointments/confirm/${encodeURIComponent(input.hash)}`, {
     method: 'POST',

@@ -7,7 +7,7 @@ export function registerCustomer(input: CustomerRegistrationInput): Promise<{ us
   return apiRequest('/api/users/customer', { method: 'POST', body: input, auth: false });
 }
 
-/** GET /api/users/checkemail/{email}: non-empty when taken (SPEC §5). */
+/** GET /api/users/checkemail/{email}: non-empty when taken (docs/product-rules.md#validation). */
 export async function isEmailTaken(email: string): Promise<boolean> {
   const list = await apiRequest<unknown[]>(`/api/users/checkemail/${encodeURIComponent(email)}`, { auth: false });
   return list.length > 0;

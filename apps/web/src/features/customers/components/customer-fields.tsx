@@ -15,7 +15,7 @@ export type CustomerFormValues = AddressValues & {
 
 const POSTAL_PLACEHOLDERS = { PT: '1000-001', US: '90210', BR: '01001-000' } as const;
 
-/** The customer fields of SPEC §3, shared by registration and the customer data screen. */
+/** The customer fields of docs/product-rules.md#entities, shared by registration and the customer data screen. */
 export function CustomerFields<Values extends CustomerFormValues>({
   form,
   onEmailBlur,

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { Customer } from '@vetcall/shared/schemas/customer';
 import { DataList } from '../../../components/ui/data-list';
 
-/** The customer's data, read-only (SPEC §4 Profile editing: read-only or editing). */
+/** The customer's data, read-only (docs/product-rules.md#states Profile editing: read-only or editing). */
 export function CustomerProfileView({ customer }: { customer: Customer }) {
   const { t } = useTranslation();
   const rows: [string, string][] = [

@@ -15,8 +15,8 @@ export type AddressValues = {
 };
 
 /**
- * SPEC §5 Postal code: a valid code fills city, state and address from the lookup; an invalid one puts
- * the invalid-postal-code message on the city field, clears state and address and sets the country to
+ * docs/product-rules.md#validation Postal code: a valid code fills city, state and address from the lookup; an invalid
+ * one puts the invalid-postal-code message on the city field, clears state and address and sets the country to
  * Portugal. When the lookup service cannot be reached, the person is told and types the fields.
  */
 export function usePostalCodeLookup<Values extends AddressValues>(form: UseFormReturnType<Values>) {

@@ -76,7 +76,7 @@ function toInput(values: PetFormValues): PetInput {
 /** Form field names for the schema's paths (the species of "Other" is typed in its own field). */
 const FIELD_FOR_PATH: Record<string, keyof PetFormValues> = { species: 'species_other' };
 
-/** Adds or edits a pet locally; nothing is sent until the customer saves (SPEC §4 Pets). */
+/** Adds or edits a pet locally; nothing is sent until the customer saves (docs/product-rules.md#states Pets). */
 export function PetFormModal({
   opened,
   pet,
@@ -142,7 +142,7 @@ export function PetFormModal({
               {...field('species_choice')}
               onChange={(value) => {
                 form.setFieldValue('species_choice', (value ?? 'Dog') as PetFormValues['species_choice']);
-                // SPEC §4: the breed list is emptied when the species changes to Other or none.
+                // docs/product-rules.md#states: the breed list is emptied when the species changes to Other or none.
                 form.setFieldValue('breed_id', null);
               }}
             />

@@ -9,9 +9,10 @@ import { usePetRecord } from '../api/pets';
 import { ageLabel, fertileStatusLabel, speciesLabel } from '../pet-labels';
 
 /**
- * SPEC §2.14: the pet record, read-only, with its appointment history; Details opens an appointment
- * (SPEC §2.13) through `onOpenAppointment`. The server sends a history row's `join_pin` (the viewer's
- * own PIN) only while SPEC §4 allows the join link, so the rule lives in one place.
+ * docs/product-rules.md#pet-records: the pet record, read-only, with its appointment history; Details opens an
+ * appointment (docs/product-rules.md#appointment-records) through `onOpenAppointment`. The server sends a history row's
+ * `join_pin` (the viewer's own PIN) only while docs/product-rules.md#states allows the join link, so the rule lives in
+ * one place.
  */
 export function PetRecordModal({
   petId,

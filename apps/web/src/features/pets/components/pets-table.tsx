@@ -7,7 +7,7 @@ import { currentLocale } from '../../../lib/i18n';
 import type { DraftPet } from '../draft-pet';
 import { ageLabel, fertileStatusLabel, speciesLabel } from '../pet-labels';
 
-/** SPEC §2.10: Edit and Delete only while editing; Record only outside editing. */
+/** docs/product-rules.md#customer-data: Edit and Delete only while editing; Record only outside editing. */
 export function PetsTable({
   pets,
   editing,

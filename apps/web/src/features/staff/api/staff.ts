@@ -35,7 +35,7 @@ export function removeUser(userId: number) {
   return apiRequest<{ user_id: number }>(`/api/users/${userId}`, { method: 'DELETE' });
 }
 
-/** The single-field routes of SPEC §7 Users. */
+/** The single-field routes of docs/product-rules.md#api Users. */
 export type UserField = 'name' | 'email' | 'vetspecialty' | 'vetphone';
 const BODY_KEY: Record<UserField, string> = {
   name: 'name',

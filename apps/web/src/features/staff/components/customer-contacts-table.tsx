@@ -12,8 +12,8 @@ export interface CustomerContact {
 }
 
 /**
- * The customer table of SPEC §2.11 (vet customers mode) and §2.12 (manager customers mode): id, name, email,
- * phone, address and VAT number, with an operations column when `operations` is given.
+ * The customer table of docs/product-rules.md#vet-screens (vet customers mode) and #manager-screens (manager customers
+ * mode): id, name, email, phone, address and VAT number, with an operations column when `operations` is given.
  */
 export function CustomerContactsTable<Row extends CustomerContact>({
   rows,

@@ -7,7 +7,9 @@ import { useUsers } from '../api/staff';
 import { CustomerContactsTable } from './customer-contacts-table';
 import { ExportButton } from './export-button';
 
-/** SPEC §2.12: customers are view-only for managers; a manager can open a customer's data. */
+/**
+ * docs/product-rules.md#manager-screens: customers are view-only for managers; a manager can open a customer's data.
+ */
 export function CustomersTable() {
   const { t } = useTranslation();
   const customers = useUsers('customer');

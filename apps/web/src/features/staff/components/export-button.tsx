@@ -6,7 +6,9 @@ import { apiErrorMessage } from '../../../lib/form-errors';
 import { currentLocale } from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
 
-/** "Export to Excel" (SPEC §2.12): the server builds the .xlsx with a timestamped file name. */
+/**
+ * "Export to Excel" (docs/product-rules.md#manager-screens): the server builds the .xlsx with a timestamped file name.
+ */
 export function ExportButton({ list, query = '' }: { list: string; query?: string }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);

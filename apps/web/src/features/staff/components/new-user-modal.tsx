@@ -21,7 +21,10 @@ type NewUserValues = {
 };
 const EMPTY: NewUserValues = { name: '', email: '', password: '', confirmation: '', phone: '', specialty: '' };
 
-/** SPEC §2.12 New Vet / New Manager, with the rules of SPEC §5 New user. */
+/**
+ * docs/product-rules.md#manager-screens New Vet / New Manager, with the rules of docs/product-rules.md#validation New
+ * user.
+ */
 export function NewUserModal({
   type,
   opened,

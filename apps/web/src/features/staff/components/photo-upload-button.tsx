@@ -21,7 +21,7 @@ export function PhotoUploadButton({ userId, label }: { userId: number; label?: s
   });
 
   function choose(file: File | null) {
-    // SPEC §8: an error when no file is chosen.
+    // docs/product-rules.md#errors: an error when no file is chosen.
     if (!file) return notifyError(t('staff.photo_none_chosen'));
     if (file.size > MAX_PHOTO_BYTES) return notifyError(t('staff.photo_too_large'));
     upload.mutate(file);

@@ -35,7 +35,10 @@ const FIELDS: {
   { key: 'specialty', route: 'vetspecialty', schema: specialtyUpdateSchema, vetOnly: true },
 ];
 
-/** SPEC §2.12: the vets and managers tables; rows edit inline, then Save; New Vet / New Manager; delete. */
+/**
+ * docs/product-rules.md#manager-screens: the vets and managers tables; rows edit inline, then Save; New Vet / New
+ * Manager; delete.
+ */
 export function StaffTable({ type }: { type: 'vet' | 'manager' }) {
   const { t } = useTranslation();
   const { user } = useSession();

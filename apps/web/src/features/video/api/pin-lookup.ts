@@ -10,8 +10,8 @@ export interface PinRefusal {
 export type PinLookupResult = { ok: true; lookup: PinLookup } | ({ ok: false } & PinRefusal);
 
 /**
- * GET /api/appointments/pin/{pin} (SPEC §7; no auth). Outside the room's window the 409 carries when it
- * opens and closes, which the PIN screen shows, so this reads the body itself rather than through
+ * GET /api/appointments/pin/{pin} (docs/product-rules.md#api; no auth). Outside the room's window the 409 carries when
+ * it opens and closes, which the PIN screen shows, so this reads the body itself rather than through
  * apiRequest (whose errors keep only the code).
  */
 export async function lookupPin(pin: string, signal?: AbortSignal): Promise<PinLookupResult> {

@@ -7,7 +7,9 @@ import { currentLocale } from '../../../lib/i18n';
 import type { ChatMessage } from './call-session';
 import styles from './builtin-room.module.css';
 
-/** Text messages between the two (SPEC §7 toolbar "chat"); nothing is stored, so the panel says so. */
+/**
+ * Text messages between the two (docs/product-rules.md#api toolbar "chat"); nothing is stored, so the panel says so.
+ */
 export function ChatPanel({
   messages,
   canSend,

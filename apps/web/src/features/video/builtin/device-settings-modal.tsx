@@ -6,7 +6,7 @@ import type { VideoQuality } from './peer-link';
 
 const EMPTY: MediaDeviceLists = { audioInput: [], videoInput: [], audioOutput: [] };
 
-/** SPEC §7 "device selection" and "video quality": camera, microphone, speaker, and what to send. */
+/** docs/product-rules.md#api "device selection" and "video quality": camera, microphone, speaker, and what to send. */
 export function DeviceSettingsModal({
   opened,
   onClose,

@@ -68,7 +68,7 @@ function ToolButton({
   );
 }
 
-/** SPEC §7's toolbar for the built-in room: toggles say their state with aria-pressed. */
+/** The toolbar (docs/product-rules.md#pin-screen) for the built-in room: toggles say their state with aria-pressed. */
 export function RoomToolbar(props: RoomToolbarProps) {
   const { t } = useTranslation();
   return (

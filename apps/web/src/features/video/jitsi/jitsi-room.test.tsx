@@ -46,7 +46,7 @@ describe('JitsiRoom', () => {
     vi.restoreAllMocks();
   });
 
-  it('opens the room named by the appointment hash, with the toolbar of SPEC §7 and no prejoin page', async () => {
+  it('opens the room named by the appointment hash, with the toolbar of docs/product-rules.md#api and no prejoin page', async () => {
     await renderRoom();
     const room = await theRoom();
     expect(room.domain).toBe('meet.clinic.test');

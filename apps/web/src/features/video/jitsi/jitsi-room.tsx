@@ -10,7 +10,7 @@ import { type JitsiMeetExternalApi, type JitsiMeetExternalApiOptions, loadJitsiA
 /** Jitsi's names for our interface languages. */
 const JITSI_LANGUAGES: Record<Locale, string> = { en: 'en', pt: 'pt', 'pt-BR': 'ptBR' };
 
-/** The toolbar of SPEC §7, in Jitsi's button names. */
+/** The toolbar of docs/product-rules.md#api, in Jitsi's button names. */
 export const JITSI_TOOLBAR_BUTTONS = [
   'microphone',
   'camera',
@@ -30,8 +30,8 @@ export const JITSI_TOOLBAR_BUTTONS = [
 const LEAVE_EVENTS = ['readyToClose', 'videoConferenceLeft'];
 
 /**
- * The room of SPEC §7: named by the appointment hash, not stored, no welcome or prejoin page, our branding
- * file. `jwt` is there when the Jitsi deployment uses token auth (the server then adds it to the lookup).
+ * The room of docs/product-rules.md#api: named by the appointment hash, not stored, no welcome or prejoin page, our
+ * branding file. `jwt` is there when the Jitsi deployment uses token auth (the server then adds it to the lookup).
  */
 export function jitsiRoomOptions(
   lookup: PinLookup,
