@@ -5,6 +5,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
 import { ACCESS_CODE_MAX, type AccessCode, accessCodeInputSchema } from '@vetcall/shared/schemas/access-code';
+import { DataTable } from '../../components/ui/data-table';
 import { QueryContent } from '../../components/ui/query-content';
 import { SectionPanel } from '../../components/ui/section-panel';
 import { ApiError } from '../../lib/api-client';
@@ -65,57 +66,57 @@ export function AccessCodesPanel() {
       <SectionPanel headingId="access-codes-heading" title={t('access_codes.heading')}>
         <QueryContent query={codes} errorKey="access_codes.load_error" emptyKey="access_codes.none">
           {(items) => (
-            <Table.ScrollContainer minWidth={640} maxHeight={TABLE_MAX_HEIGHT}>
-              <Table striped highlightOnHover stickyHeader aria-label={t('access_codes.table_label')}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('access_codes.valid_from')}</Table.Th>
-                    <Table.Th>{t('access_codes.valid_to')}</Table.Th>
-                    <Table.Th>{t('access_codes.code')}</Table.Th>
-                    <Table.Th>{t('access_codes.included')}</Table.Th>
-                    <Table.Th>{t('access_codes.status')}</Table.Th>
-                    <Table.Th>{t('access_codes.operations')}</Table.Th>
+            <DataTable
+              label={t('access_codes.table_label')}
+              columns={[
+                t('access_codes.valid_from'),
+                t('access_codes.valid_to'),
+                t('access_codes.code'),
+                t('access_codes.included'),
+                t('access_codes.status'),
+                t('access_codes.operations'),
+              ]}
+              minWidth={640}
+              maxHeight={TABLE_MAX_HEIGHT}
+              highlightOnHover
+              stickyHeader
+            >
+              {items.map((code) => {
+                const status = statusOf(code, today);
+                return (
+                  <Table.Tr key={code.access_code_id}>
+                    <Table.Td>{formatDateKey(code.valid_from, locale)}</Table.Td>
+                    <Table.Td>{formatDateKey(code.valid_to, locale)}</Table.Td>
+                    <Table.Td fw={600} ff="monospace">
+                      {code.code}
+                    </Table.Td>
+                    <Table.Td>
+                      {code.included ? t('access_codes.included_free') : t('access_codes.included_normal')}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge color={STATUS_COLOR[status]} variant="dot">
+                        {t(`access_codes.status_${status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color={code.disabled ? 'teal' : 'red'}
+                        onClick={() => void toggle(code)}
+                        loading={busyId === code.access_code_id}
+                        disabled={busyId !== undefined && busyId !== code.access_code_id}
+                        aria-label={t(code.disabled ? 'access_codes.enable_named' : 'access_codes.disable_named', {
+                          code: code.code,
+                        })}
+                      >
+                        {code.disabled ? t('access_codes.enable') : t('access_codes.disable')}
+                      </Button>
+                    </Table.Td>
                   </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((code) => {
-                    const status = statusOf(code, today);
-                    return (
-                      <Table.Tr key={code.access_code_id}>
-                        <Table.Td>{formatDateKey(code.valid_from, locale)}</Table.Td>
-                        <Table.Td>{formatDateKey(code.valid_to, locale)}</Table.Td>
-                        <Table.Td fw={600} ff="monospace">
-                          {code.code}
-                        </Table.Td>
-                        <Table.Td>
-                          {code.included ? t('access_codes.included_free') : t('access_codes.included_normal')}
-                        </Table.Td>
-                        <Table.Td>
-                          <Badge color={STATUS_COLOR[status]} variant="dot">
-                            {t(`access_codes.status_${status}`)}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color={code.disabled ? 'teal' : 'red'}
-                            onClick={() => void toggle(code)}
-                            loading={busyId === code.access_code_id}
-                            disabled={busyId !== undefined && busyId !== code.access_code_id}
-                            aria-label={t(code.disabled ? 'access_codes.enable_named' : 'access_codes.disable_named', {
-                              code: code.code,
-                            })}
-                          >
-                            {code.disabled ? t('access_codes.enable') : t('access_codes.disable')}
-                          </Button>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                );
+              })}
+            </DataTable>
           )}
         </QueryContent>
       </SectionPanel>

@@ -13,6 +13,7 @@ import {
   type WorkingInterval,
 } from '@vetcall/shared/scheduling/slots';
 import { intervalsOnDate } from '@vetcall/shared/scheduling/vets-availability';
+import { DataTable } from '../../components/ui/data-table';
 import { confirmDialog } from '../../lib/confirm';
 import { browserTimeZone, formatDateKey } from '../../lib/format';
 import { actionErrorMessage, apiErrorMessage } from '../../lib/form-errors';
@@ -246,102 +247,95 @@ export function WeeklyEditor({ vetId }: { vetId: number }) {
             w={{ base: '100%', sm: 360 }}
           />
         </Group>
-        <Table.ScrollContainer minWidth={620}>
-          <Table striped aria-label={t('availability.table_label')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('availability.day')}</Table.Th>
-                <Table.Th>{t('availability.intervals')}</Table.Th>
-                <Table.Th>{t('availability.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {week.days.map((day) => {
-                const intervals = hours[day.date] ?? [];
-                const label = dayLabel(day.date);
-                const weekday = weekdayName(day.date, locale);
-                const next = nextDefaultInterval(intervals);
-                const overlap = overlapDays.has(day.date);
-                return (
-                  <Table.Tr key={day.date} data-date={day.date}>
-                    <Table.Td>
-                      <Text fw={600}>{weekday}</Text>
+        <DataTable
+          label={t('availability.table_label')}
+          columns={[t('availability.day'), t('availability.intervals'), t('availability.actions')]}
+          minWidth={620}
+        >
+          {week.days.map((day) => {
+            const intervals = hours[day.date] ?? [];
+            const label = dayLabel(day.date);
+            const weekday = weekdayName(day.date, locale);
+            const next = nextDefaultInterval(intervals);
+            const overlap = overlapDays.has(day.date);
+            return (
+              <Table.Tr key={day.date} data-date={day.date}>
+                <Table.Td>
+                  <Text fw={600}>{weekday}</Text>
+                  <Text size="sm" c="dimmed">
+                    {formatDateKey(day.date, locale)}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Stack gap="xs">
+                    {intervals.length === 0 && (
                       <Text size="sm" c="dimmed">
-                        {formatDateKey(day.date, locale)}
+                        {t('availability.day_off')}
                       </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Stack gap="xs">
-                        {intervals.length === 0 && (
-                          <Text size="sm" c="dimmed">
-                            {t('availability.day_off')}
-                          </Text>
-                        )}
-                        {intervals.map((interval, index) => (
-                          <Group key={index} gap="xs" wrap="nowrap">
-                            <NativeSelect
-                              size="xs"
-                              aria-label={t('availability.start_of', { index: index + 1, day: label })}
-                              data={optionsWith(
-                                times.filter((time) => time !== '24:00'),
-                                interval.start,
-                              )}
-                              value={interval.start}
-                              onChange={(event) => changeTime(day.date, index, 'start', event.currentTarget.value)}
-                              aria-invalid={overlap}
-                              styles={overlap ? OVERLAP_STYLES : undefined}
-                            />
-                            <Text size="sm" aria-hidden>
-                              –
-                            </Text>
-                            <NativeSelect
-                              size="xs"
-                              aria-label={t('availability.end_of', { index: index + 1, day: label })}
-                              data={optionsWith(times, interval.end)}
-                              value={interval.end}
-                              onChange={(event) => changeTime(day.date, index, 'end', event.currentTarget.value)}
-                              aria-invalid={overlap}
-                              styles={overlap ? OVERLAP_STYLES : undefined}
-                            />
-                            <Button
-                              size="xs"
-                              variant="subtle"
-                              color="red"
-                              onClick={() => void removeInterval(day.date, index)}
-                              aria-label={t('availability.remove_interval_named', {
-                                start: interval.start,
-                                end: interval.end,
-                                day: label,
-                              })}
-                            >
-                              {t('availability.remove_interval')}
-                            </Button>
-                          </Group>
-                        ))}
-                        {overlap && (
-                          <Text size="sm" c="red.9" fw={600} role="alert">
-                            {t('validation.overlap')}
-                          </Text>
-                        )}
-                      </Stack>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => addInterval(day.date)}
-                        disabled={next === null}
-                        aria-label={t('availability.add_interval_on', { day: label })}
-                      >
-                        {t('availability.add_interval')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                    )}
+                    {intervals.map((interval, index) => (
+                      <Group key={index} gap="xs" wrap="nowrap">
+                        <NativeSelect
+                          size="xs"
+                          aria-label={t('availability.start_of', { index: index + 1, day: label })}
+                          data={optionsWith(
+                            times.filter((time) => time !== '24:00'),
+                            interval.start,
+                          )}
+                          value={interval.start}
+                          onChange={(event) => changeTime(day.date, index, 'start', event.currentTarget.value)}
+                          aria-invalid={overlap}
+                          styles={overlap ? OVERLAP_STYLES : undefined}
+                        />
+                        <Text size="sm" aria-hidden>
+                          –
+                        </Text>
+                        <NativeSelect
+                          size="xs"
+                          aria-label={t('availability.end_of', { index: index + 1, day: label })}
+                          data={optionsWith(times, interval.end)}
+                          value={interval.end}
+                          onChange={(event) => changeTime(day.date, index, 'end', event.currentTarget.value)}
+                          aria-invalid={overlap}
+                          styles={overlap ? OVERLAP_STYLES : undefined}
+                        />
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => void removeInterval(day.date, index)}
+                          aria-label={t('availability.remove_interval_named', {
+                            start: interval.start,
+                            end: interval.end,
+                            day: label,
+                          })}
+                        >
+                          {t('availability.remove_interval')}
+                        </Button>
+                      </Group>
+                    ))}
+                    {overlap && (
+                      <Text size="sm" c="red.9" fw={600} role="alert">
+                        {t('validation.overlap')}
+                      </Text>
+                    )}
+                  </Stack>
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => addInterval(day.date)}
+                    disabled={next === null}
+                    aria-label={t('availability.add_interval_on', { day: label })}
+                  >
+                    {t('availability.add_interval')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </DataTable>
         <Group justify="space-between" wrap="wrap">
           <Group gap="xs">
             <Button onClick={() => void save()} loading={saving} disabled={!dirty}>

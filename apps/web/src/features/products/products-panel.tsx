@@ -6,6 +6,7 @@ import { CURRENCY, PRICE_STEP } from '@vetcall/shared/constants';
 import type { Locale } from '@vetcall/shared/locales';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import { PRICE_MAX, type Product, productInputSchema, productPriceInputSchema } from '@vetcall/shared/schemas/product';
+import { DataTable } from '../../components/ui/data-table';
 import { QueryContent } from '../../components/ui/query-content';
 import { SectionPanel } from '../../components/ui/section-panel';
 import { confirmDialog } from '../../lib/confirm';
@@ -93,103 +94,98 @@ export function ProductsPanel() {
       <SectionPanel headingId="products-heading" title={t('products.heading')}>
         <QueryContent query={products} errorKey="products.load_error" emptyKey="products.none">
           {(items) => (
-            <Table.ScrollContainer minWidth={560} maxHeight={TABLE_MAX_HEIGHT}>
-              <Table striped highlightOnHover stickyHeader aria-label={t('products.table_label')}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('products.id')}</Table.Th>
-                    <Table.Th>{t('products.designation')}</Table.Th>
-                    <Table.Th>{t('products.price')}</Table.Th>
-                    <Table.Th>{t('products.operations')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {items.map((product) => {
-                    const isEditing = editing?.productId === product.product_id;
-                    const busy = busyId === product.product_id;
-                    const name = product.designation;
-                    return (
-                      <Table.Tr key={product.product_id}>
-                        <Table.Td>{product.product_id}</Table.Td>
-                        <Table.Td fw={600}>{name}</Table.Td>
-                        <Table.Td>
-                          {isEditing ? (
-                            <NumberInput
-                              aria-label={t('products.price_of', { name })}
-                              value={editing.value}
-                              onChange={(value) => setEditing({ productId: product.product_id, value })}
-                              onKeyDown={(event) => {
-                                if (event.key === 'Enter') void savePrice(product);
-                                if (event.key === 'Escape') setEditing(undefined);
-                              }}
-                              error={translateFieldError(t, editing.error)}
-                              min={0}
-                              max={PRICE_MAX}
-                              step={PRICE_STEP}
-                              decimalScale={2}
-                              fixedDecimalScale
-                              allowNegative={false}
-                              decimalSeparator={locale === 'en' ? '.' : ','}
-                              suffix={` ${CURRENCY}`}
-                              w={160}
-                              size="xs"
-                              autoFocus
-                            />
-                          ) : (
-                            formatPrice(product.price, locale)
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            {isEditing ? (
-                              <>
-                                <Button
-                                  size="xs"
-                                  onClick={() => void savePrice(product)}
-                                  loading={busy}
-                                  aria-label={t('products.save_named', { name })}
-                                >
-                                  {t('common.save')}
-                                </Button>
-                                <Button
-                                  size="xs"
-                                  variant="default"
-                                  onClick={() => setEditing(undefined)}
-                                  disabled={busy}
-                                  aria-label={t('products.cancel_named', { name })}
-                                >
-                                  {t('common.cancel')}
-                                </Button>
-                              </>
-                            ) : (
-                              <Button
-                                size="xs"
-                                variant="light"
-                                onClick={() => startEditing(product)}
-                                disabled={busyId !== undefined}
-                                aria-label={t('products.edit_price_named', { name })}
-                              >
-                                {t('products.edit_price')}
-                              </Button>
-                            )}
+            <DataTable
+              label={t('products.table_label')}
+              columns={[t('products.id'), t('products.designation'), t('products.price'), t('products.operations')]}
+              minWidth={560}
+              maxHeight={TABLE_MAX_HEIGHT}
+              highlightOnHover
+              stickyHeader
+            >
+              {items.map((product) => {
+                const isEditing = editing?.productId === product.product_id;
+                const busy = busyId === product.product_id;
+                const name = product.designation;
+                return (
+                  <Table.Tr key={product.product_id}>
+                    <Table.Td>{product.product_id}</Table.Td>
+                    <Table.Td fw={600}>{name}</Table.Td>
+                    <Table.Td>
+                      {isEditing ? (
+                        <NumberInput
+                          aria-label={t('products.price_of', { name })}
+                          value={editing.value}
+                          onChange={(value) => setEditing({ productId: product.product_id, value })}
+                          onKeyDown={(event) => {
+                            if (event.key === 'Enter') void savePrice(product);
+                            if (event.key === 'Escape') setEditing(undefined);
+                          }}
+                          error={translateFieldError(t, editing.error)}
+                          min={0}
+                          max={PRICE_MAX}
+                          step={PRICE_STEP}
+                          decimalScale={2}
+                          fixedDecimalScale
+                          allowNegative={false}
+                          decimalSeparator={locale === 'en' ? '.' : ','}
+                          suffix={` ${CURRENCY}`}
+                          w={160}
+                          size="xs"
+                          autoFocus
+                        />
+                      ) : (
+                        formatPrice(product.price, locale)
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        {isEditing ? (
+                          <>
                             <Button
                               size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => void remove(product)}
-                              disabled={busyId !== undefined}
-                              aria-label={t('products.delete_named', { name })}
+                              onClick={() => void savePrice(product)}
+                              loading={busy}
+                              aria-label={t('products.save_named', { name })}
                             >
-                              {t('products.delete')}
+                              {t('common.save')}
                             </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                            <Button
+                              size="xs"
+                              variant="default"
+                              onClick={() => setEditing(undefined)}
+                              disabled={busy}
+                              aria-label={t('products.cancel_named', { name })}
+                            >
+                              {t('common.cancel')}
+                            </Button>
+                          </>
+                        ) : (
+                          <Button
+                            size="xs"
+                            variant="light"
+                            onClick={() => startEditing(product)}
+                            disabled={busyId !== undefined}
+                            aria-label={t('products.edit_price_named', { name })}
+                          >
+                            {t('products.edit_price')}
+                          </Button>
+                        )}
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => void remove(product)}
+                          disabled={busyId !== undefined}
+                          aria-label={t('products.delete_named', { name })}
+                        >
+                          {t('products.delete')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </DataTable>
           )}
         </QueryContent>
       </SectionPanel>

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@vetcall/shared/locales';
 import type { AppointmentFile } from '@vetcall/shared/schemas/appointment';
+import { DataTable } from '../../../components/ui/data-table';
 import { formatDateTime } from '../../../lib/format';
 import { formatFileSize } from '../file-size';
 import type { PendingFile } from './use-appointment-edit';
@@ -28,28 +29,25 @@ export function AppointmentFilesTable({ files, pending, locale, onDropPending, .
   const { t } = useTranslation();
   if (files.length === 0 && pending.length === 0) return <Text c="dimmed">{t('appointment.no_files')}</Text>;
   return (
-    <Table.ScrollContainer minWidth={720}>
-      <Table striped aria-label={t('appointment.files_table')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('appointment.file_name')}</Table.Th>
-            <Table.Th>{t('appointment.file_description')}</Table.Th>
-            <Table.Th>{t('appointment.file_type')}</Table.Th>
-            <Table.Th>{t('appointment.file_size')}</Table.Th>
-            <Table.Th>{t('appointment.upload_time')}</Table.Th>
-            <Table.Th>{t('appointment.operations')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {files.map((file) => (
-            <StoredFileRow key={file.file_id} file={file} locale={locale} {...storedProps} />
-          ))}
-          {pending.map((entry) => (
-            <PendingFileRow key={`pending-${entry.key}`} entry={entry} locale={locale} onDrop={onDropPending} />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      label={t('appointment.files_table')}
+      columns={[
+        t('appointment.file_name'),
+        t('appointment.file_description'),
+        t('appointment.file_type'),
+        t('appointment.file_size'),
+        t('appointment.upload_time'),
+        t('appointment.operations'),
+      ]}
+      minWidth={720}
+    >
+      {files.map((file) => (
+        <StoredFileRow key={file.file_id} file={file} locale={locale} {...storedProps} />
+      ))}
+      {pending.map((entry) => (
+        <PendingFileRow key={`pending-${entry.key}`} entry={entry} locale={locale} onDrop={onDropPending} />
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/ui/data-table';
 import { DataList } from '../../../components/ui/data-list';
 import { clientConfig } from '../../../lib/client-config';
 import { formatDateKey, formatDateTime, formatNumber } from '../../../lib/format';
@@ -62,55 +63,52 @@ export function PetRecordModal({
           {record.data.history.length === 0 ? (
             <Text c="dimmed">{t('pet_record.no_history')}</Text>
           ) : (
-            <Table.ScrollContainer minWidth={680}>
-              <Table striped aria-label={t('pet_record.history')}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('pet_record.schedule')}</Table.Th>
-                    <Table.Th>{t('pet_record.vet')}</Table.Th>
-                    <Table.Th>{t('pet_record.status')}</Table.Th>
-                    <Table.Th>{t('pet_record.status_date')}</Table.Th>
-                    <Table.Th>{t('pet_record.link')}</Table.Th>
-                    {onOpenAppointment && <Table.Th>{t('pet_record.details')}</Table.Th>}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {record.data.history.map((entry) => (
-                    <Table.Tr key={entry.appointment_id}>
-                      <Table.Td>{formatDateTime(entry.schedule, locale)}</Table.Td>
-                      <Table.Td>{entry.vet_name}</Table.Td>
-                      <Table.Td>{t(`appointment_status.${entry.appointment_status_key}`)}</Table.Td>
-                      <Table.Td>{formatDateTime(entry.status_date, locale)}</Table.Td>
-                      <Table.Td>
-                        {entry.join_pin ? (
-                          <Anchor component={Link} to={`/appointment/${entry.join_pin}?lang=${locale}`}>
-                            {t('pet_record.join')}
-                          </Anchor>
-                        ) : (
-                          <Text size="sm" c="dimmed">
-                            {t('pet_record.link_not_available')}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      {onOpenAppointment && (
-                        <Table.Td>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            onClick={() => onOpenAppointment(entry.appointment_id)}
-                            aria-label={t('pet_record.details_named', {
-                              date: formatDateTime(entry.schedule, locale),
-                            })}
-                          >
-                            {t('pet_record.details')}
-                          </Button>
-                        </Table.Td>
-                      )}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              label={t('pet_record.history')}
+              columns={[
+                t('pet_record.schedule'),
+                t('pet_record.vet'),
+                t('pet_record.status'),
+                t('pet_record.status_date'),
+                t('pet_record.link'),
+                onOpenAppointment && t('pet_record.details'),
+              ]}
+              minWidth={680}
+            >
+              {record.data.history.map((entry) => (
+                <Table.Tr key={entry.appointment_id}>
+                  <Table.Td>{formatDateTime(entry.schedule, locale)}</Table.Td>
+                  <Table.Td>{entry.vet_name}</Table.Td>
+                  <Table.Td>{t(`appointment_status.${entry.appointment_status_key}`)}</Table.Td>
+                  <Table.Td>{formatDateTime(entry.status_date, locale)}</Table.Td>
+                  <Table.Td>
+                    {entry.join_pin ? (
+                      <Anchor component={Link} to={`/appointment/${entry.join_pin}?lang=${locale}`}>
+                        {t('pet_record.join')}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        {t('pet_record.link_not_available')}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  {onOpenAppointment && (
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => onOpenAppointment(entry.appointment_id)}
+                        aria-label={t('pet_record.details_named', {
+                          date: formatDateTime(entry.schedule, locale),
+                        })}
+                      >
+                        {t('pet_record.details')}
+                      </Button>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </DataTable>
           )}
         </Stack>
       )}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/ui/data-table';
 
 export interface CustomerContact {
   user_id: number;
@@ -26,33 +27,31 @@ export function CustomerContactsTable<Row extends CustomerContact>({
 }) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={800}>
-      <Table striped highlightOnHover aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('staff.id')}</Table.Th>
-            <Table.Th>{t('staff.name')}</Table.Th>
-            <Table.Th>{t('staff.email')}</Table.Th>
-            <Table.Th>{t('staff.phone')}</Table.Th>
-            <Table.Th>{t('customer.address')}</Table.Th>
-            <Table.Th>{t('customer.tax_id')}</Table.Th>
-            {operations && <Table.Th>{t('staff.operations')}</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.user_id}>
-              <Table.Td>{row.user_id}</Table.Td>
-              <Table.Td>{row.name}</Table.Td>
-              <Table.Td>{row.email}</Table.Td>
-              <Table.Td>{row.phone}</Table.Td>
-              <Table.Td>{row.address}</Table.Td>
-              <Table.Td>{row.tax_id}</Table.Td>
-              {operations && <Table.Td>{operations(row)}</Table.Td>}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      label={label}
+      columns={[
+        t('staff.id'),
+        t('staff.name'),
+        t('staff.email'),
+        t('staff.phone'),
+        t('customer.address'),
+        t('customer.tax_id'),
+        operations && t('staff.operations'),
+      ]}
+      minWidth={800}
+      highlightOnHover
+    >
+      {rows.map((row) => (
+        <Table.Tr key={row.user_id}>
+          <Table.Td>{row.user_id}</Table.Td>
+          <Table.Td>{row.name}</Table.Td>
+          <Table.Td>{row.email}</Table.Td>
+          <Table.Td>{row.phone}</Table.Td>
+          <Table.Td>{row.address}</Table.Td>
+          <Table.Td>{row.tax_id}</Table.Td>
+          {operations && <Table.Td>{operations(row)}</Table.Td>}
+        </Table.Tr>
+      ))}
+    </DataTable>
   );
 }

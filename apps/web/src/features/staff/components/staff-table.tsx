@@ -10,6 +10,7 @@ import {
   type UserRow,
 } from '@vetcall/shared/schemas/staff';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
+import { DataTable } from '../../../components/ui/data-table';
 import { ApiError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/auth-store';
 import { confirmDialog } from '../../../lib/confirm';
@@ -135,71 +136,69 @@ export function StaffTable({ type }: { type: 'vet' | 'manager' }) {
       {users.isPending && <Loader aria-label={t('app.loading')} />}
       {users.isError && <Alert color="red">{apiErrorMessage(t, users.error)}</Alert>}
       {users.data && (
-        <Table.ScrollContainer minWidth={800}>
-          <Table striped highlightOnHover aria-label={isVet ? t('modes.manager.vets') : t('modes.manager.managers')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('staff.id')}</Table.Th>
-                <Table.Th>{t('staff.photo')}</Table.Th>
-                <Table.Th>{t('staff.name')}</Table.Th>
-                <Table.Th>{t('staff.email')}</Table.Th>
-                {isVet && <Table.Th>{t('staff.phone')}</Table.Th>}
-                {isVet && <Table.Th>{t('staff.specialty')}</Table.Th>}
-                <Table.Th>{t('staff.operations')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data.map((row) => (
-                <Table.Tr key={row.user_id}>
-                  <Table.Td>{row.user_id}</Table.Td>
-                  <Table.Td>
-                    <UserAvatar userId={row.user_id} name={row.name} />
-                  </Table.Td>
-                  {fields.map((field) => (
-                    <Table.Td key={field.key}>{cell(field.key, row)}</Table.Td>
-                  ))}
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {editing?.row.user_id === row.user_id ? (
-                        <>
-                          <Button size="xs" onClick={() => void save()} loading={saving}>
-                            {t('common.save')}
-                          </Button>
-                          <Button size="xs" variant="default" onClick={() => setEditing(undefined)}>
-                            {t('common.cancel')}
-                          </Button>
-                        </>
-                      ) : (
-                        <>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            onClick={() => startEdit(row)}
-                            aria-label={t('staff.edit_named', { name: row.name })}
-                          >
-                            {t('staff.edit')}
-                          </Button>
-                          <PhotoUploadButton userId={row.user_id} />
-                          {row.user_id !== user?.user_id && (
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => void remove(row)}
-                              aria-label={t('staff.remove_named', { name: row.name })}
-                            >
-                              {t('staff.remove')}
-                            </Button>
-                          )}
-                        </>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
+        <DataTable
+          label={isVet ? t('modes.manager.vets') : t('modes.manager.managers')}
+          columns={[
+            t('staff.id'),
+            t('staff.photo'),
+            t('staff.name'),
+            t('staff.email'),
+            isVet && t('staff.phone'),
+            isVet && t('staff.specialty'),
+            t('staff.operations'),
+          ]}
+          minWidth={800}
+          highlightOnHover
+        >
+          {users.data.map((row) => (
+            <Table.Tr key={row.user_id}>
+              <Table.Td>{row.user_id}</Table.Td>
+              <Table.Td>
+                <UserAvatar userId={row.user_id} name={row.name} />
+              </Table.Td>
+              {fields.map((field) => (
+                <Table.Td key={field.key}>{cell(field.key, row)}</Table.Td>
               ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  {editing?.row.user_id === row.user_id ? (
+                    <>
+                      <Button size="xs" onClick={() => void save()} loading={saving}>
+                        {t('common.save')}
+                      </Button>
+                      <Button size="xs" variant="default" onClick={() => setEditing(undefined)}>
+                        {t('common.cancel')}
+                      </Button>
+                    </>
+                  ) : (
+                    <>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        onClick={() => startEdit(row)}
+                        aria-label={t('staff.edit_named', { name: row.name })}
+                      >
+                        {t('staff.edit')}
+                      </Button>
+                      <PhotoUploadButton userId={row.user_id} />
+                      {row.user_id !== user?.user_id && (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => void remove(row)}
+                          aria-label={t('staff.remove_named', { name: row.name })}
+                        >
+                          {t('staff.remove')}
+                        </Button>
+                      )}
+                    </>
+                  )}
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       )}
       <NewUserModal type={type} opened={creating} onClose={() => setCreating(false)} />
     </>
