@@ -8,5 +8,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // Forms of many Mantine fields take seconds per test under jsdom on a busy 2-core machine; a time limit
+    // is not what these tests check.
+    testTimeout: 20_000,
   },
 });
