@@ -2,11 +2,11 @@ import type { UserType } from '@vetcall/shared/roles';
 import { clientConfig } from '../lib/client-config';
 
 /**
- * The modes of each access type's page (docs/product-rules.md#booking, #vet-screens, #manager-screens); the first is
- * the default.
+ * The modes of each access type's page (docs/product-rules.md#booking, #vet-screens, #manager-screens); the
+ * first is the default. The customer's `appointments` (their own appointments) is ours.
  */
 export const MODES_BY_TYPE: Record<UserType, readonly string[]> = {
-  customer: ['appointment_req'],
+  customer: ['appointment_req', 'appointments'],
   vet: ['availabilityconfig', 'availabilityslots', 'customers', 'appointments'],
   manager: [
     'vets',

@@ -5,12 +5,12 @@ import { LoginPage } from '../features/auth/login-page';
 import { NewPasswordPage } from '../features/auth/new-password-page';
 import { ResetPasswordPage } from '../features/auth/reset-password-page';
 import { CustomerDataPage } from '../features/customers/customer-data-page';
+import { CustomerPage } from '../features/customers/customer-page';
 import { RegistrationPage } from '../features/customers/registration-page';
 import { ManagerPage } from '../features/manager/manager-page';
 import { ManagerDataPage } from '../features/staff/manager-data-page';
 import { VetDataPage } from '../features/staff/vet-data-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
-import { BookingPage } from '../features/booking/booking-page';
 import { AuthCallbackPage } from '../features/calendar/auth-callback-page';
 import { BuiltinAuthorizePage } from '../features/calendar/builtin-authorize-page';
 import { EmbedSchedulerPage } from '../features/scheduler/embed-scheduler-page';
@@ -35,7 +35,7 @@ function screenFor(name: RouteName): ReactNode {
     case 'NewPassword':
       return <NewPasswordPage />;
     case 'Customer':
-      return <BookingPage />;
+      return <CustomerPage />;
     case 'Vet':
       return <VetPage />;
     case 'Management':

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { APPOINTMENT_STATUSES } from '../appointment-status.ts';
 import { DESCRIPTION_MAX } from './booking.ts';
-import { requiredText } from './fields.ts';
+import { localeField, requiredText } from './fields.ts';
 import { CANCEL_REASON_MAX } from '../constants.ts';
 
 /**
@@ -148,6 +148,47 @@ export const appointmentPageSchema = z.object({
   next_cursor: z.string().nullable(),
 });
 export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
+
+/** Which of a customer's appointments: still ahead (or in their open room), or behind. */
+export const MY_APPOINTMENTS_WHEN = ['upcoming', 'past'] as const;
+export type MyAppointmentsWhen = (typeof MY_APPOINTMENTS_WHEN)[number];
+
+/** GET /api/appointments/mine: the query. `cursor` is the previous page's next_cursor. */
+export const myAppointmentsQuerySchema = z.object({
+  when: z.enum(MY_APPOINTMENTS_WHEN, { error: 'invalid_value' }),
+  cursor: z.string().max(200, { error: 'too_long' }).optional(),
+  /** Language of appointment_status; default: the customer's own. */
+  lang: localeField.optional(),
+});
+export type MyAppointmentsQuery = z.input<typeof myAppointmentsQuerySchema>;
+
+/** cancellationTerms (appointment-rules.ts) for the customer, now: refused and why, or allowed and refunded or not. */
+export const cancellationTermsSchema = z.discriminatedUnion('allowed', [
+  z.object({ allowed: z.literal(false), reason: z.enum(['invalid_transition', 'cancellation_closed']) }),
+  z.object({ allowed: z.literal(true), refund: z.boolean() }),
+]);
+
+/** One row of the customer's own list: no customer fields (it is theirs), what cancelling would do now. */
+export const myAppointmentItemSchema = z.object({
+  appointment_id: z.number().int(),
+  schedule: z.string(),
+  pet_id: z.number().int(),
+  pet_name: z.string(),
+  vet_user_id: z.number().int(),
+  vet_name: z.string(),
+  appointment_status_key: z.enum(APPOINTMENT_STATUSES),
+  appointment_status: z.string(),
+  /** Integer cents, EUR. */
+  price: z.number().int(),
+  cancel: cancellationTermsSchema,
+});
+export type MyAppointmentItem = z.infer<typeof myAppointmentItemSchema>;
+export const myAppointmentPageSchema = z.object({
+  items: z.array(myAppointmentItemSchema),
+  /** Pass as `cursor` for the next page; null at the end. */
+  next_cursor: z.string().nullable(),
+});
+export type MyAppointmentPage = z.infer<typeof myAppointmentPageSchema>;
 
 /** docs/product-rules.md#vet-screens vet customers mode: the customers who have appointments with this vet. */
 export const vetCustomerSchema = z.object({

@@ -25,6 +25,9 @@ export function viewerOf(actor: Actor, appointment: AppointmentParties): Appoint
   return 'manager';
 }
 
+/** Only customers have a list of their own appointments (vets and managers have theirs by filter). */
+export const canListOwnAppointments = (actor: Actor) => actor.type === 'customer';
+
 export const canViewAppointment = (actor: Actor, appointment: AppointmentParties) =>
   viewerOf(actor, appointment) !== undefined;
 

@@ -1,4 +1,5 @@
-import { and, asc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { cancellationTerms } from '@vetcall/shared/appointment-rules';
 import { alias } from 'drizzle-orm/pg-core';
 import { isValidDateKey, todayKey } from '@vetcall/shared/dates';
 import type { Locale } from '@vetcall/shared/locales';
@@ -9,15 +10,18 @@ import {
   type AppointmentListItem,
   type AppointmentPage,
   MNGRECORD_PARAM_PATTERN,
+  type MyAppointmentPage,
+  type MyAppointmentsWhen,
   type VetCustomer,
 } from '@vetcall/shared/schemas/appointment';
+import { ROOM_CLOSES_AFTER_START_MS } from '@vetcall/shared/schemas/video';
 import type { FieldErrorCode } from '@vetcall/shared/error-codes';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments, customers, pets, users, vets } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { canListAllAppointments, canViewVetAppointments } from './appointment.policy.ts';
+import { canListAllAppointments, canListOwnAppointments, canViewVetAppointments } from './appointment.policy.ts';
 import { statusText } from './appointment-view.ts';
 
 /**
@@ -280,4 +284,72 @@ export async function listVetCustomers(
     .orderBy(asc(users.name), asc(users.id))
     .limit(VET_CUSTOMERS_LIMIT);
   return rows;
+}
+
+/**
+ * GET /api/appointments/mine: the customer's own appointments, APPOINTMENT_PAGE_SIZE a page. `upcoming`
+ * are those whose room has not closed yet (started less than ROOM_CLOSES_AFTER_START_MS ago), soonest
+ * first; `past` the rest, latest first. Each row carries cancellationTerms for the customer now, so the
+ * screen offers Cancel, and warns about the refund, exactly as the server will decide. Read through
+ * appointments_customer_idx (customer, schedule).
+ */
+export async function listOwnAppointments(
+  deps: Pick<AppContext, 'db' | 'clock'>,
+  actor: Actor,
+  request: { when: MyAppointmentsWhen; cursor?: string; locale: Locale },
+): Promise<MyAppointmentPage> {
+  if (!canListOwnAppointments(actor)) throw forbidden();
+  const now = deps.clock.now();
+  const cursor = request.cursor ? decodeCursor(request.cursor) : undefined;
+  const roomClosedBefore = new Date(now.getTime() - ROOM_CLOSES_AFTER_START_MS);
+  const upcoming = request.when === 'upcoming';
+  const after = (position: Cursor) =>
+    upcoming
+      ? sql`(${appointments.schedule}, ${appointments.id}) > (${position.schedule}::timestamptz, ${position.id}::integer)`
+      : sql`(${appointments.schedule}, ${appointments.id}) < (${position.schedule}::timestamptz, ${position.id}::integer)`;
+  const order = upcoming ? asc : desc;
+  const rows = await deps.db
+    .select({
+      id: appointments.id,
+      schedule: appointments.schedule,
+      durationMinutes: appointments.durationMinutes,
+      petId: appointments.petId,
+      petName: pets.name,
+      vetUserId: appointments.vetUserId,
+      vetName: vetUsers.name,
+      status: appointments.status,
+      priceCents: appointments.priceCents,
+    })
+    .from(appointments)
+    .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
+    .innerJoin(pets, eq(pets.id, appointments.petId))
+    .where(
+      and(
+        eq(appointments.customerUserId, actor.userId),
+        upcoming ? gt(appointments.schedule, roomClosedBefore) : lte(appointments.schedule, roomClosedBefore),
+        cursor ? after(cursor) : undefined,
+      ),
+    )
+    .orderBy(order(appointments.schedule), order(appointments.id))
+    .limit(APPOINTMENT_PAGE_SIZE + 1);
+  const page = rows.slice(0, APPOINTMENT_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => ({
+      appointment_id: row.id,
+      schedule: row.schedule.toISOString(),
+      pet_id: row.petId,
+      pet_name: row.petName,
+      vet_user_id: row.vetUserId,
+      vet_name: row.vetName,
+      appointment_status_key: row.status,
+      appointment_status: statusText(request.locale, row.status),
+      price: row.priceCents,
+      cancel: cancellationTerms('customer', row, now),
+    })),
+    next_cursor:
+      rows.length > APPOINTMENT_PAGE_SIZE && last
+        ? encodeCursor({ schedule: last.schedule.toISOString(), id: last.id })
+        : null,
+  };
 }

@@ -7,6 +7,8 @@ import {
   appointmentSchema,
   appointmentUpdatedSchema,
   appointmentUpdateSchema,
+  myAppointmentPageSchema,
+  myAppointmentsQuerySchema,
   vetCustomerSchema,
 } from '@vetcall/shared/schemas/appointment';
 import { idParam, localeField } from '@vetcall/shared/schemas/fields';
@@ -15,6 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   listManagerAppointments,
+  listOwnAppointments,
   listVetAppointments,
   listVetCustomers,
   VET_CUSTOMERS_LIMIT,
@@ -89,6 +92,35 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
       },
     },
     async (request) => updateAppointment(context, actorOf(request), request.params.appointment_id, request.body),
+  );
+
+  app.get(
+    '/mine',
+    {
+      onRequest: requireAuth(context, 'customer'),
+      schema: {
+        tags: ['appointments'],
+        summary: 'The logged-in customer\u2019s own appointments, upcoming or past',
+        description:
+          '`when=upcoming`: those whose room has not closed (started less than an hour ago or later), soonest ' +
+          'first; `when=past`: the rest, latest first. Keyset pages of at most ' +
+          `${APPOINTMENT_PAGE_SIZE} rows; pass \`next_cursor\` as \`cursor\` for the next page (null at the end). ` +
+          'Each row: appointment_id, schedule (ISO instant, UTC), appointment_status_key, appointment_status ' +
+          '(in `lang`), pet_id, pet_name, vet_user_id, vet_name, price (cents, EUR) and `cancel`: whether the ' +
+          'customer may cancel it now and, if so, whether it would be refunded. Customers only (403 otherwise).',
+        security,
+        querystring: myAppointmentsQuerySchema,
+        response: { 200: myAppointmentPageSchema },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      return listOwnAppointments(context, actor, {
+        when: request.query.when,
+        cursor: request.query.cursor,
+        locale: localeOf(request.query, actor),
+      });
+    },
   );
 
   app.get(

@@ -22,8 +22,9 @@ import { useLogout } from '../../features/auth/use-logout';
 import { DATA_ROUTE_BY_TYPE, currentMode, visibleModes } from '../modes';
 
 /**
- * The shell of logged-in screens (docs/product-rules.md#login-and-account Navbar): Start, My Data, Back, Logout, the
- * mode selector of vets and managers, and who is logged in.
+ * The shell of logged-in screens (docs/product-rules.md#login-and-account Navbar): Start, My Data, Back,
+ * Logout, the mode selector (vets, managers, and customers: booking and their own appointments), and who is
+ * logged in.
  */
 export function AuthenticatedLayout({ heading, children }: { heading: string; children: ReactNode }) {
   const { t } = useTranslation();
@@ -38,7 +39,7 @@ export function AuthenticatedLayout({ heading, children }: { heading: string; ch
   const home = HOME_ROUTE_BY_TYPE[user.type];
   const onHome = location.pathname === home;
   const activeMode = onHome ? currentMode(user.type, search) : undefined;
-  const showModes = user.type !== 'customer';
+  const modes = visibleModes(user.type);
   const dataLink = `${DATA_ROUTE_BY_TYPE[user.type]}?lang=${currentLocale()}&access=${user.type}`;
 
   return (
@@ -84,12 +85,12 @@ export function AuthenticatedLayout({ heading, children }: { heading: string; ch
             <NavLink component="button" label={t('nav.back')} onClick={() => void navigate(-1)} />
             <NavLink component="button" label={t('nav.logout')} onClick={() => void logout()} />
           </Stack>
-          {showModes && (
+          {modes.length > 1 && (
             <Stack gap={4} mt="lg" role="group" aria-labelledby="modes-heading">
               <Text id="modes-heading" size="xs" fw={700} c="dimmed" tt="uppercase" px="sm">
                 {t('nav.mode')}
               </Text>
-              {visibleModes(user.type).map((mode) => (
+              {modes.map((mode) => (
                 <NavLink
                   key={mode}
                   component={Link}

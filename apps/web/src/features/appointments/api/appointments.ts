@@ -5,6 +5,9 @@ import type {
   AppointmentFile,
   AppointmentPage,
   AppointmentUpdate,
+  CancelAppointmentInput,
+  MyAppointmentPage,
+  MyAppointmentsWhen,
   VetCustomer,
 } from '@vetcall/shared/schemas/appointment';
 import { apiDownload, apiRequest } from '../../../lib/api-client';
@@ -100,5 +103,27 @@ export function useVetCustomers(vetId: number) {
   return useQuery({
     queryKey: ['vet-customers', vetId],
     queryFn: () => apiRequest<VetCustomer[]>(`/api/vets/customers/${vetId}`),
+  });
+}
+
+/** GET /api/appointments/mine?when&cursor&lang: the customer's own appointments, page by page. */
+export function useMyAppointments(when: MyAppointmentsWhen, locale: Locale) {
+  return useInfiniteQuery({
+    queryKey: [APPOINTMENT_LISTS_KEY, 'mine', when, locale],
+    queryFn: ({ pageParam }: { pageParam: string | null }) => {
+      const query = new URLSearchParams({ when, lang: locale });
+      if (pageParam) query.set('cursor', pageParam);
+      return apiRequest<MyAppointmentPage>(`/api/appointments/mine?${query.toString()}`);
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+  });
+}
+
+/** POST /api/appointments/{appointment_id}/cancel: answers the appointment, now TK_Canceled. */
+export function cancelAppointment(appointmentId: number, input: CancelAppointmentInput, locale: Locale) {
+  return apiRequest<AppointmentDto>(`/api/appointments/${appointmentId}/cancel?lang=${locale}`, {
+    method: 'POST',
+    body: input,
   });
 }
