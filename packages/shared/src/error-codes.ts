@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   // the appointment's life after booking
   'invalid_transition',
   'cancellation_closed',
+  'already_confirmed',
   // booking, payment and confirmation
   'hold_not_found',
   'hold_expired',

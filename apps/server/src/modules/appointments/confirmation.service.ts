@@ -17,6 +17,11 @@ import { browserWallTimeToInstant, customerDisplayZone, formatAppointmentTime } 
 import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 
+const alreadyConfirmed = () =>
+  new AppError('already_confirmed', 409, {
+    message: 'This appointment is already confirmed at another time; it cannot be moved from here.',
+  });
+
 const MINUTE_MS = 60_000;
 /** A vet with no availability profile: the default zone, GMT (docs/product-rules.md#limits). */
 const DEFAULT_VET_TIME_ZONE = 'UTC';
@@ -176,14 +181,17 @@ async function confirmInTransaction(
   // Locked first: a concurrent confirmation of the same appointment waits here, then sees it confirmed.
   const [row] = await tx.select().from(appointments).where(eq(appointments.id, appointmentId)).for('update');
   if (!row) throw cantActivate();
+  const start = browserWallTimeToInstant(input.schedule, input.timezone_diff);
   if (row.status === 'TK_Confirmed') {
     if (!row.pinCipher) throw new Error(`confirmed appointment ${row.id} has no PINs`);
+    // The same confirmation again (a second click, a reload) answers the same PIN; another time is a move,
+    // which a confirmation never makes once confirmed.
+    if (start?.getTime() !== row.schedule.getTime()) throw alreadyConfirmed();
     return { kind: 'already', pins: openPins(deps.secrets, row.pinCipher) };
   }
   if (row.status !== 'TK_Requested') throw notConfirmable();
 
   const now = deps.clock.now();
-  const start = browserWallTimeToInstant(input.schedule, input.timezone_diff);
   if (!start) throw scheduleError('invalid_value', 'The date does not exist.');
   if (start.getTime() < now.getTime()) throw scheduleError('too_small', 'The appointment cannot start in the past.');
   const end = new Date(start.getTime() + row.durationMinutes * MINUTE_MS);

@@ -288,15 +288,17 @@ describe('appointment confirmation', () => {
       expect((await confirm(appointment.hash, { email: '  RUI@Clinic.TEST ' })).statusCode).toBe(200);
     });
 
-    it('answers the same PIN again for a confirmed appointment, with no new PINs and no new mails', async () => {
+    it('answers the same PIN again for the same confirmation, and 409 already_confirmed for another time', async () => {
       const appointment = await bookedAppointment(t, w);
       const first = await confirm(appointment.hash);
       const confirmed = await rowOf(t, appointment.id);
       clock.advance(60_000);
-      // A later time in the second request changes nothing either.
-      const second = await confirm(appointment.hash, { schedule: '2026-01-22 10:00' });
-      expect(second.statusCode).toBe(200);
-      expect(second.json()).toEqual(first.json());
+      const again = await confirm(appointment.hash);
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(first.json());
+      // Never "confirmed" with the old time kept: another time is refused, and nothing changes.
+      const moved = await confirm(appointment.hash, { schedule: '2026-01-22 10:00' });
+      expect([moved.statusCode, moved.json().error]).toEqual([409, 'already_confirmed']);
       expect(await rowOf(t, appointment.id)).toEqual(confirmed);
       expect((await bookingsOf(t, appointment.id))[0]?.startsAt).toEqual(BOOKED);
       expect(smtp.received).toHaveLength(2);
