@@ -33,6 +33,9 @@ test('the customer and the vet hold a video consultation with their emailed PINs
   page,
   browser,
 }, testInfo) => {
+  // Booking, confirming, two rooms, a hang-up and a rejoin: about 25 s on a quiet machine, over a minute on a
+  // busy one (two Chromium pages encoding and decoding video on two cores).
+  test.setTimeout(180_000);
   // The server, Chromium and this process share a network namespace that has nothing but loopback.
   expectLoopbackOnly();
   const vet = VETS[Math.min(testInfo.retry, VETS.length - 1)]!;
