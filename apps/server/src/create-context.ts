@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { Redis } from 'ioredis';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './plugins/rate-limiter.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/mail/mailer.ts';
+import { purgeFinishedJobs } from './jobs/job-queue.ts';
 import { createJobWorker, type JobWorkerOptions } from './jobs/job-worker.ts';
 import { MAIL_JOB, mailJobHandler } from './providers/mail/mail-outbox.ts';
 import { createSecrets } from './secrets.ts';
@@ -38,6 +39,9 @@ export function createRateLimiter(config: Config, clock: Clock): RateLimiter {
   });
 }
 
+/** The hourly task that deletes long-finished jobs. */
+const JOBS_PURGE_JOB = 'jobs-purge';
+
 /** Assembles the context from configuration; tests pass their own database, clock or mailer. */
 export function createContext(
   config: Config,
@@ -56,8 +60,13 @@ export function createContext(
       ...(stripe ? { [REFUND_JOB]: refundJobHandler({ db: database.db, clock, stripe }) } : {}),
       ...lifecycleJobHandlers({ db: database.db, clock, config, secrets }),
       [HOLD_RELEASE_JOB]: async () => void (await releaseExpiredHolds({ db: database.db, clock })),
+      [JOBS_PURGE_JOB]: async () => void (await purgeFinishedJobs(database.db, clock.now())),
     },
-    recurring: [...LIFECYCLE_TASKS, { kind: HOLD_RELEASE_JOB, everyMs: HOLD_RELEASE_EVERY_MS }],
+    recurring: [
+      ...LIFECYCLE_TASKS,
+      { kind: HOLD_RELEASE_JOB, everyMs: HOLD_RELEASE_EVERY_MS },
+      { kind: JOBS_PURGE_JOB, everyMs: 60 * 60 * 1000 },
+    ],
     onError: overrides.onJobError,
   });
   return {

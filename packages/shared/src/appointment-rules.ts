@@ -1,4 +1,4 @@
-import type { AppointmentStatus } from './appointment-status.ts';
+import { type AppointmentStatus, canTransition } from './appointment-status.ts';
 import { FREE_CANCELLATION_BEFORE_START_MS, MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from './constants.ts';
 import type { UserType } from './roles.ts';
 
@@ -63,7 +63,7 @@ export function cancellationTerms(
 ): CancellationTerms {
   const { status } = appointment;
   if (status === 'TK_PendingPayment') return { allowed: true, refund: false };
-  if (status !== 'TK_Requested' && status !== 'TK_Confirmed') return { allowed: false, reason: 'invalid_transition' };
+  if (!canTransition(status, 'TK_Canceled')) return { allowed: false, reason: 'invalid_transition' };
   const start = appointment.schedule.getTime();
   const paid = appointment.priceCents > 0;
   if (viewer === 'customer') {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { jobs } from '../db/jobs-schema.ts';
 
@@ -85,6 +85,22 @@ export async function completeJob(db: Pick<Database, 'update'>, job: JobRow, now
     .update(jobs)
     .set({ status: 'done', finishedAt: now, lockedUntil: null, payload: {} })
     .where(eq(jobs.id, job.id));
+}
+
+/** How long finished jobs are kept (to look into a failure, or see what was sent) before they are deleted. */
+export const FINISHED_JOB_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes jobs finished (done or failed) longer than FINISHED_JOB_RETENTION_MS ago: the recurring tasks
+ * alone add a few thousand rows a day. Answers how many went.
+ */
+export async function purgeFinishedJobs(db: Pick<Database, 'delete'>, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - FINISHED_JOB_RETENTION_MS);
+  const gone = await db
+    .delete(jobs)
+    .where(and(inArray(jobs.status, ['done', 'failed']), lt(jobs.finishedAt, cutoff)))
+    .returning({ id: jobs.id });
+  return gone.length;
 }
 
 /**

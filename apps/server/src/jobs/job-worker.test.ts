@@ -3,7 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../clock.ts';
 import { jobs } from '../db/jobs-schema.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
-import { claimDueJobs, enqueueJobs, JOB_GIVE_UP_AFTER_MS, JOB_LEASE_MS, retryDelayMs } from './job-queue.ts';
+import {
+  claimDueJobs,
+  enqueueJobs,
+  FINISHED_JOB_RETENTION_MS,
+  JOB_GIVE_UP_AFTER_MS,
+  JOB_LEASE_MS,
+  purgeFinishedJobs,
+  retryDelayMs,
+} from './job-queue.ts';
 import { createJobWorker, type JobHandler } from './job-worker.ts';
 
 const NOW = '2026-03-10T10:00:00Z';
@@ -119,5 +127,37 @@ describe('job queue and worker', () => {
     expect(ranA + ranB).toBe(60);
     expect([...runs.keys()].sort((x, y) => x - y)).toEqual(ids);
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('queues a recurring task once per period, however often the worker polls', async () => {
+    const ticking = createJobWorker({
+      db: database.db,
+      clock,
+      handlers: {},
+      recurring: [{ kind: 'every-minute', everyMs: 60_000 }],
+    });
+    await ticking.tick();
+    clock.advance(5_000);
+    await ticking.tick();
+    expect((await database.db.select().from(jobs)).map((job) => job.dedupeKey)).toEqual([
+      `every-minute:${Math.floor(new Date(NOW).getTime() / 60_000)}`,
+    ]);
+    clock.advance(60_000);
+    await ticking.tick();
+    expect(await database.db.select().from(jobs)).toHaveLength(2);
+  });
+
+  it('deletes finished jobs after their retention, never pending ones', async () => {
+    const [done, pending] = await enqueueJobs(database.db, clock.now(), [
+      { kind: 'note', payload: {} },
+      { kind: 'note', payload: {}, runAt: new Date(clock.now().getTime() + 60 * 24 * 60 * 60 * 1000) },
+    ]);
+    await worker({ note: async () => undefined }).drain();
+    clock.advance(FINISHED_JOB_RETENTION_MS - 1);
+    expect(await purgeFinishedJobs(database.db, clock.now())).toBe(0);
+    clock.advance(2);
+    expect(await purgeFinishedJobs(database.db, clock.now())).toBe(1);
+    expect((await database.db.select().from(jobs)).map((job) => job.id)).toEqual([pending]);
+    expect(done).toBeDefined();
   });
 });

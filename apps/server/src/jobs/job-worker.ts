@@ -91,16 +91,20 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     return running;
   }
 
+  /** The last period each task was queued for by this worker: a poll within the same period writes nothing. */
+  const queuedPeriods = new Map<string, number>();
   async function tick() {
     const now = options.clock.now();
+    const due = (options.recurring ?? []).flatMap((task) => {
+      const period = Math.floor(now.getTime() / task.everyMs);
+      return queuedPeriods.get(task.kind) === period ? [] : [{ task, period }];
+    });
     await enqueueJobs(
       options.db,
       now,
-      (options.recurring ?? []).map((task) => {
-        const period = Math.floor(now.getTime() / task.everyMs);
-        return { kind: task.kind, payload: { period }, dedupeKey: `${task.kind}:${period}` };
-      }),
+      due.map(({ task, period }) => ({ kind: task.kind, payload: { period }, dedupeKey: `${task.kind}:${period}` })),
     );
+    for (const { task, period } of due) queuedPeriods.set(task.kind, period);
   }
 
   return {

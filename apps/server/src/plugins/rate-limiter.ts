@@ -109,17 +109,15 @@ function callStore(
  */
 export function createRedisRateLimiter(
   redis: Redis,
-  options: { keyPrefix: string; fallback: RateLimiter; onError?: (error: unknown) => void },
+  options: { keyPrefix: string; fallback: RateLimiter },
 ): RateLimiter {
   const store = new RedisStore(false, false, redis, `${options.keyPrefix}rate:`);
   const decide = (counted: boolean, rule: RateRule) => (state: { current: number; ttl: number }) => ({
     allowed: counted ? state.current <= rule.limit : state.current < rule.limit,
     retryAfterSeconds: Math.max(1, Math.ceil(state.ttl / 1000)),
   });
-  const orFallback = (method: 'hit' | 'check', key: string, rule: RateRule) => (error: unknown) => {
-    options.onError?.(error);
-    return options.fallback[method](key, rule);
-  };
+  const orFallback = (method: 'hit' | 'check', key: string, rule: RateRule) => () =>
+    options.fallback[method](key, rule);
   return {
     hit: (key, rule) => callStore('incr', store, key, rule).then(decide(true, rule), orFallback('hit', key, rule)),
     check: (key, rule) => callStore('read', store, key, rule).then(decide(false, rule), orFallback('check', key, rule)),

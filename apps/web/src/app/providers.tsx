@@ -9,7 +9,8 @@ import 'dayjs/locale/pt';
 import 'dayjs/locale/pt-br';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
+import type { Locale } from '@vetcall/shared/locales';
+import { currentLocale } from '../lib/i18n';
 import { cssVariablesResolver, theme } from './theme';
 
 dayjs.extend(customParseFormat);
@@ -42,8 +43,9 @@ const DATE_FIELD_FORMATS: Record<Locale, { shown: string; typed: string[] }> = {
  * the placeholder and the calendar buttons' names. Values stay 'YYYY-MM-DD' strings.
  */
 function DateFieldsProvider({ children }: { children: ReactNode }) {
-  const { t, i18n } = useTranslation();
-  const locale = normalizeLocale(i18n.language) ?? DEFAULT_LOCALE;
+  // useTranslation re-renders this on a language change; currentLocale reads the new one.
+  const { t } = useTranslation();
+  const locale = currentLocale();
   const dateFields = useMemo(() => {
     const formats = DATE_FIELD_FORMATS[locale];
     return createTheme({

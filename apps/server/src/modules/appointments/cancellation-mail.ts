@@ -4,7 +4,7 @@ import { organizerOf } from '../../lib/mailbox.ts';
 import { translate } from '../../i18n.ts';
 import type { MailMessage } from '../../providers/mail/mailer.ts';
 import { renderEmail } from '../../providers/mail/templates.ts';
-import { writeCalendar } from '../ics-feed/ics-calendar.ts';
+import { appointmentEventUid, writeCalendar } from '../ics-feed/ics-calendar.ts';
 import { formatPrice, type RequestDetails } from './request-emails.ts';
 
 export interface CancellationNotice {
@@ -60,7 +60,7 @@ export function buildCancellationMail(notice: CancellationNotice, party: 'custom
     method: 'CANCEL',
     events: [
       {
-        uid: `appointment-${notice.appointmentId}@${new URL(notice.publicUrl).hostname}`,
+        uid: appointmentEventUid(notice.appointmentId, notice.publicUrl),
         dtstamp: notice.cancelledAt,
         start: details.schedule,
         end: notice.end,

@@ -10,7 +10,7 @@ import { AppError, notFound } from '../../errors.ts';
 import { enqueueJobs } from '../../jobs/job-queue.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { viewerOf } from './appointment.policy.ts';
+import { isPaidStatus, viewerOf } from './appointment.policy.ts';
 import { buildCancellationMail } from './cancellation-mail.ts';
 import { REFUND_JOB } from './refunds.ts';
 import { getAppointment } from './records.service.ts';
@@ -76,7 +76,7 @@ export async function applyCancellation(
   now: Date,
   by: { byUserId: number | null; byName: string; reason: string | null; reasonKey?: string; refund: boolean },
 ) {
-  const wasPaid = row.status !== 'TK_PendingPayment';
+  const wasPaid = isPaidStatus(row.status);
   const refundable = wasPaid && by.refund && row.priceCents > 0 && row.paymentProvider !== 'free';
   const byStripe = refundable && row.paymentProvider === 'stripe';
   const canceled = await transitionAppointment(tx, row.id, 'TK_Canceled', now, {

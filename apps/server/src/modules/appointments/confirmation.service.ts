@@ -16,6 +16,7 @@ import { type AppointmentPins, issuePins, openPins } from './pins.ts';
 import { browserWallTimeToInstant, customerDisplayZone, formatAppointmentTime } from '../../lib/appointment-time.ts';
 import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
+import { appointmentEventUid } from '../ics-feed/ics-calendar.ts';
 
 const alreadyConfirmed = () =>
   new AppError('already_confirmed', 409, {
@@ -301,7 +302,7 @@ async function queueConfirmationMails(
   });
   const start = appointment.schedule;
   const calendar = {
-    uid: `appointment-${appointment.id}@${new URL(deps.config.publicUrl).hostname}`,
+    uid: appointmentEventUid(appointment.id, deps.config.publicUrl),
     start,
     end: new Date(start.getTime() + appointment.durationMinutes * MINUTE_MS),
     dtstamp: appointment.statusDate,

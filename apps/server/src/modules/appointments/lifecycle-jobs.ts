@@ -1,5 +1,5 @@
 import { and, eq, isNull, lte, gt, inArray } from 'drizzle-orm';
-import { JOIN_LINK_VALID_AFTER_START_MS } from '@vetcall/shared/constants';
+import { ROOM_CLOSES_AFTER_START_MS } from '@vetcall/shared/schemas/video';
 import type { AppContext } from '../../context.ts';
 import { transitionAppointment } from '../../db/appointment-transition.ts';
 import { appointments } from '../../db/schema.ts';
@@ -41,7 +41,7 @@ export const REMINDERS = [
  */
 export async function completeAppointments(deps: Deps): Promise<{ completed: number; expired: number }> {
   const now = deps.clock.now();
-  const roomClosed = new Date(now.getTime() - JOIN_LINK_VALID_AFTER_START_MS);
+  const roomClosed = new Date(now.getTime() - ROOM_CLOSES_AFTER_START_MS);
   const done = await deps.db
     .select({ id: appointments.id })
     .from(appointments)

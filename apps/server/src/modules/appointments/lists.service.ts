@@ -128,6 +128,29 @@ export function decodeCursor(text: string): Cursor {
   throw invalid({ cursor: 'invalid_format' }, 'The cursor is not one this list gave.');
 }
 
+/** Rows after `cursor` in (schedule, id) order, ascending or descending. */
+function keysetAfter(cursor: Cursor, direction: 'asc' | 'desc'): SQL {
+  return direction === 'asc'
+    ? sql`(${appointments.schedule}, ${appointments.id}) > (${cursor.schedule}::timestamptz, ${cursor.id}::integer)`
+    : sql`(${appointments.schedule}, ${appointments.id}) < (${cursor.schedule}::timestamptz, ${cursor.id}::integer)`;
+}
+
+/**
+ * One keyset page from rows fetched with limit APPOINTMENT_PAGE_SIZE + 1: the page's items, and the cursor
+ * of its last row when the extra row shows that more follow.
+ */
+function keysetPage<Row extends { id: number; schedule: Date }, Item>(rows: Row[], toItem: (row: Row) => Item) {
+  const page = rows.slice(0, APPOINTMENT_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    items: page.map(toItem),
+    next_cursor:
+      rows.length > APPOINTMENT_PAGE_SIZE && last
+        ? encodeCursor({ schedule: last.schedule.toISOString(), id: last.id })
+        : null,
+  };
+}
+
 const customerUsers = alias(users, 'customer_users');
 const vetUsers = alias(users, 'vet_users');
 
@@ -143,9 +166,7 @@ export async function queryAppointmentRows(
     filter.to
       ? lt(appointments.schedule, zonedWallTimeToInstant(addDaysToDateKey(filter.to, 1), '00:00', filter.timeZone))
       : undefined,
-    options.cursor
-      ? sql`(${appointments.schedule}, ${appointments.id}) > (${options.cursor.schedule}::timestamptz, ${options.cursor.id}::integer)`
-      : undefined,
+    options.cursor ? keysetAfter(options.cursor, 'asc') : undefined,
   ];
   return db
     .select({
@@ -198,15 +219,7 @@ async function appointmentPage(
 ): Promise<AppointmentPage> {
   const cursor = cursorText ? decodeCursor(cursorText) : undefined;
   const rows = await queryAppointmentRows(db, filter, { cursor, limit: APPOINTMENT_PAGE_SIZE + 1 });
-  const page = rows.slice(0, APPOINTMENT_PAGE_SIZE);
-  const last = page.at(-1);
-  return {
-    items: page.map((row) => toListItem(row, locale)),
-    next_cursor:
-      rows.length > APPOINTMENT_PAGE_SIZE && last
-        ? encodeCursor({ schedule: last.schedule.toISOString(), id: last.id })
-        : null,
-  };
+  return keysetPage(rows, (row) => toListItem(row, locale));
 }
 
 export interface ListRequest {
@@ -303,10 +316,6 @@ export async function listOwnAppointments(
   const cursor = request.cursor ? decodeCursor(request.cursor) : undefined;
   const roomClosedBefore = new Date(now.getTime() - ROOM_CLOSES_AFTER_START_MS);
   const upcoming = request.when === 'upcoming';
-  const after = (position: Cursor) =>
-    upcoming
-      ? sql`(${appointments.schedule}, ${appointments.id}) > (${position.schedule}::timestamptz, ${position.id}::integer)`
-      : sql`(${appointments.schedule}, ${appointments.id}) < (${position.schedule}::timestamptz, ${position.id}::integer)`;
   const order = upcoming ? asc : desc;
   const rows = await deps.db
     .select({
@@ -327,29 +336,21 @@ export async function listOwnAppointments(
       and(
         eq(appointments.customerUserId, actor.userId),
         upcoming ? gt(appointments.schedule, roomClosedBefore) : lte(appointments.schedule, roomClosedBefore),
-        cursor ? after(cursor) : undefined,
+        cursor ? keysetAfter(cursor, upcoming ? 'asc' : 'desc') : undefined,
       ),
     )
     .orderBy(order(appointments.schedule), order(appointments.id))
     .limit(APPOINTMENT_PAGE_SIZE + 1);
-  const page = rows.slice(0, APPOINTMENT_PAGE_SIZE);
-  const last = page.at(-1);
-  return {
-    items: page.map((row) => ({
-      appointment_id: row.id,
-      schedule: row.schedule.toISOString(),
-      pet_id: row.petId,
-      pet_name: row.petName,
-      vet_user_id: row.vetUserId,
-      vet_name: row.vetName,
-      appointment_status_key: row.status,
-      appointment_status: statusText(request.locale, row.status),
-      price: row.priceCents,
-      cancel: cancellationTerms('customer', row, now),
-    })),
-    next_cursor:
-      rows.length > APPOINTMENT_PAGE_SIZE && last
-        ? encodeCursor({ schedule: last.schedule.toISOString(), id: last.id })
-        : null,
-  };
+  return keysetPage(rows, (row) => ({
+    appointment_id: row.id,
+    schedule: row.schedule.toISOString(),
+    pet_id: row.petId,
+    pet_name: row.petName,
+    vet_user_id: row.vetUserId,
+    vet_name: row.vetName,
+    appointment_status_key: row.status,
+    appointment_status: statusText(request.locale, row.status),
+    price: row.priceCents,
+    cancel: cancellationTerms('customer', row, now),
+  }));
 }

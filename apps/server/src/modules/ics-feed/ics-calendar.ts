@@ -29,6 +29,13 @@ export interface IcsPerson {
   email: string;
 }
 
+/**
+ * The UID of an appointment's event, shared by the ICS feed and every mailed invitation (REQUEST, CANCEL):
+ * calendars merge and cancel by it. The integer id, never the hash (the hash names the video room).
+ */
+export const appointmentEventUid = (appointmentId: number, publicUrl: string) =>
+  `appointment-${appointmentId}@${new URL(publicUrl).hostname}`;
+
 export interface IcsCalendar {
   prodId: string;
   /** The calendar's name, for a subscription feed; a mailed single event has none. */

@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../../errors.ts';
 import { assertAllowed, type RateRule } from '../../plugins/rate-limiter.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { generateToken, hashToken } from '../../lib/tokens.ts';
-import { type IcsEvent, writeCalendar } from './ics-calendar.ts';
+import { appointmentEventUid, type IcsEvent, writeCalendar } from './ics-calendar.ts';
 import { canManageIcsFeed } from './ics-feed.policy.ts';
 
 const MINUTE_MS = 60 * 1000;
@@ -113,10 +113,8 @@ export async function renderIcsFeed(deps: FeedDeps, token: string, ip: string): 
     )
     .orderBy(asc(appointments.schedule), asc(appointments.id));
 
-  // The UID names the appointment by its integer id, never its hash: the hash names the video room.
-  const uidDomain = new URL(deps.config.publicUrl).hostname;
   const events = rows.map((row): IcsEvent => ({
-    uid: `appointment-${row.id}@${uidDomain}`,
+    uid: appointmentEventUid(row.id, deps.config.publicUrl),
     dtstamp: row.statusDate,
     start: row.schedule,
     end: new Date(row.schedule.getTime() + row.durationMinutes * MINUTE_MS),
