@@ -16,10 +16,12 @@ const FEATURE_PUBLIC_FOLDERS = new Set(['api', 'components']);
  * the folders on disk, so a new feature or folder is covered without editing this file.
  */
 function featureInternalsZones() {
-  const features = readdirSync(WEB_FEATURES).filter((name) => statSync(path.join(WEB_FEATURES, name)).isDirectory());
+  // Read from the repository root whatever the working directory (eslint run from a workspace).
+  const root = path.join(import.meta.dirname, WEB_FEATURES);
+  const features = readdirSync(root).filter((name) => statSync(path.join(root, name)).isDirectory());
   return features.flatMap((feature) =>
-    readdirSync(path.join(WEB_FEATURES, feature))
-      .filter((name) => statSync(path.join(WEB_FEATURES, feature, name)).isDirectory())
+    readdirSync(path.join(root, feature))
+      .filter((name) => statSync(path.join(root, feature, name)).isDirectory())
       .filter((name) => !FEATURE_PUBLIC_FOLDERS.has(name))
       .map((folder) => ({
         target: features.filter((other) => other !== feature).map((other) => `./${WEB_FEATURES}/${other}`),

@@ -18,6 +18,7 @@ import { photoRoutes } from './modules/photos/photos.routes.ts';
 import { exportRoutes } from './modules/exports/exports.routes.ts';
 import { productRoutes } from './modules/products/products.routes.ts';
 import { accessCodeRoutes } from './modules/access-codes/access-codes.routes.ts';
+import { failedMailRoutes } from './modules/failed-mail/failed-mail.routes.ts';
 import { appointmentRoutes } from './modules/appointments/booking.routes.ts';
 import { calendarFeedRoutes, icsFeedRoutes } from './modules/ics-feed/ics-feed.routes.ts';
 import { appointmentConfirmationRoutes } from './modules/appointments/confirmation.routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(exportRoutes, { prefix: '/api/exports', context });
   await app.register(productRoutes, { prefix: '/api/products', context });
   await app.register(accessCodeRoutes, { prefix: '/api/appointmentsaccesscodes', context });
+  await app.register(failedMailRoutes, { prefix: '/api/mail/failed', context });
   await app.register(appointmentRoutes, { prefix: '/api/appointments', context });
   await app.register(icsFeedRoutes, { prefix: '/api/vets', context });
   await app.register(calendarFeedRoutes, { prefix: '/api/calendar', context });

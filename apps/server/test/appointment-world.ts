@@ -142,6 +142,7 @@ export const COMMON_APPOINTMENT_KEYS = [
   'calendar_event_id',
   'timezone_diff',
   'price',
+  'lifecycle',
 ];
 
 export const APPOINTMENT_KEYS_BY_VIEWER = {

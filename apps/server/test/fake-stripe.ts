@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Stripe from 'stripe';
 import type { Clock } from '../src/clock.ts';
 import { STRIPE_API_VERSION } from '../src/providers/payments/stripe.ts';
 import { startFakeHttpServer } from './fake-http-server.ts';
 
 /**
  * A local HTTP server that speaks the part of Stripe's API VetCall uses, as the official SDK calls it:
- * POST /v1/checkout/sessions, GET /v1/checkout/sessions/{id} and POST /v1/refunds (form-encoded with
- * bracketed nested keys, Bearer secret key, Stripe-Version, Idempotency-Key). It checks what Stripe checks
- * for these calls (authentication, a well-formed API version, required fields, amounts, expires_at within
- * 30 minutes to 24 hours of its clock, the same parameters for a reused idempotency key, a payment refunded
- * once) and answers Stripe's shapes, success and error alike, with the headers the SDK reads.
+ * POST /v1/checkout/sessions, GET /v1/checkout/sessions/{id}, GET /v1/checkout/sessions (the list, by
+ * payment_intent) and POST /v1/refunds (form-encoded with bracketed nested keys, Bearer secret key,
+ * Stripe-Version, Idempotency-Key). It checks what Stripe checks for these calls (authentication, a
+ * well-formed API version, required fields, amounts, expires_at within 30 minutes to 24 hours of its clock,
+ * the same parameters for a reused idempotency key, no more refunded than was paid, list parameters it
+ * knows) and answers Stripe's shapes, success and error alike, with the headers the SDK reads. Its Charges
+ * (one per paid session) are what charge.refunded events carry.
  */
 
 export interface FakeCheckoutSession {
@@ -48,12 +49,31 @@ export interface FakeRefund {
   metadata: Record<string, string>;
 }
 
+/** The Charge of a paid session's PaymentIntent, its refunds added up. */
+export interface FakeCharge {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  paid: true;
+  /** True once the whole amount is refunded. */
+  refunded: boolean;
+  status: 'succeeded';
+  created: number;
+  livemode: false;
+  metadata: Record<string, string>;
+}
+
 export interface RecordedStripeCall {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
   /** The form body as Stripe reads it (bracketed keys as sent). */
   form: Record<string, string>;
+  /** The query string's parameters (a GET's). */
+  query: Record<string, string>;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -162,11 +182,19 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
     return { status: 200, answer: session };
   }
 
+  const sessionOfPayment = (paymentIntent: string) =>
+    [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+  const refundedOf = (paymentIntent: string) =>
+    [...refunds.values()]
+      .filter((refund) => refund.payment_intent === paymentIntent)
+      .reduce((sum, refund) => sum + refund.amount, 0);
+
+  /** POST /v1/refunds: what is left of the payment, or `amount` of it (as the dashboard may). */
   function createRefund(form: Record<string, string>) {
     const paymentIntent = form.payment_intent;
     if (!paymentIntent)
       return { status: 400, answer: errorBody('Missing required param: payment_intent.', { param: 'payment_intent' }) };
-    const session = [...sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+    const session = sessionOfPayment(paymentIntent);
     if (!session) {
       return {
         status: 400,
@@ -176,7 +204,8 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
         }),
       };
     }
-    if ([...refunds.values()].some((refund) => refund.payment_intent === paymentIntent)) {
+    const left = session.amount_total - refundedOf(paymentIntent);
+    if (left <= 0) {
       return {
         status: 400,
         answer: errorBody(`Charge for ${paymentIntent} has already been refunded.`, {
@@ -184,10 +213,18 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
         }),
       };
     }
+    const amount = form.amount === undefined ? left : Number(form.amount);
+    if (!Number.isInteger(amount) || amount < 1) {
+      return { status: 400, answer: errorBody('Invalid positive integer.', { param: 'amount' }) };
+    }
+    if (amount > left) {
+      const message = `Refund amount (${amount}) is greater than unrefunded amount on charge (${left}).`;
+      return { status: 400, answer: errorBody(message, { param: 'amount' }) };
+    }
     const refund: FakeRefund = {
       id: `re_test_${randomBytes(12).toString('hex')}`,
       object: 'refund',
-      amount: session.amount_total,
+      amount,
       currency: session.currency,
       payment_intent: paymentIntent,
       status: 'succeeded',
@@ -198,11 +235,53 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
     return { status: 200, answer: refund };
   }
 
+  /** GET /v1/checkout/sessions: newest first, `limit` (10 unless asked) to a page; unknown parameters refused. */
+  function listSessions(query: URLSearchParams) {
+    const unknown = [...query.keys()].find((name) => !['payment_intent', 'limit'].includes(name));
+    if (unknown)
+      return { status: 400, answer: errorBody(`Received unknown parameter: ${unknown}`, { param: unknown }) };
+    const limit = Number(query.get('limit') ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      return { status: 400, answer: errorBody('Invalid integer.', { param: 'limit' }) };
+    }
+    const paymentIntent = query.get('payment_intent');
+    const matching = [...sessions.values()]
+      .filter((session) => paymentIntent === null || session.payment_intent === paymentIntent)
+      .reverse();
+    const data = matching.slice(0, limit);
+    return {
+      status: 200,
+      answer: { object: 'list', data, has_more: matching.length > limit, url: '/v1/checkout/sessions' },
+    };
+  }
+
+  /** The Charge of a paid session's PaymentIntent as Stripe shows it now. */
+  function charge(paymentIntent: string): FakeCharge {
+    const session = sessionOfPayment(paymentIntent);
+    if (!session) throw new Error(`no fake payment ${paymentIntent}`);
+    const amountRefunded = refundedOf(paymentIntent);
+    return {
+      id: `ch_test_${paymentIntent.slice('pi_test_'.length)}`,
+      object: 'charge',
+      amount: session.amount_total,
+      amount_refunded: amountRefunded,
+      currency: session.currency,
+      payment_intent: paymentIntent,
+      paid: true,
+      refunded: amountRefunded >= session.amount_total,
+      status: 'succeeded',
+      created: session.created,
+      livemode: false,
+      metadata: {},
+    };
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const body = await readBody(request);
     const url = new URL(request.url ?? '/', baseUrl);
     const form = Object.fromEntries(new URLSearchParams(body));
-    calls.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, form });
+    const query = Object.fromEntries(url.searchParams);
+    calls.push({ method: request.method ?? '', path: url.pathname, headers: request.headers, form, query });
 
     if (failures.remaining > 0) {
       failures.remaining -= 1;
@@ -224,6 +303,10 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
     }
     if (request.method === 'POST' && url.pathname === '/v1/refunds') {
       return answerPost(request, response, url.pathname, body, () => createRefund(form));
+    }
+    if (request.method === 'GET' && url.pathname === '/v1/checkout/sessions') {
+      const { status, answer } = listSessions(url.searchParams);
+      return send(response, status, answer);
     }
     const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
     if (request.method === 'GET' && match) {
@@ -277,6 +360,16 @@ export async function startFakeStripe(options: { secretKey: string; clock: Clock
       }
       return session;
     },
+    charge,
+    /** Plays someone refunding in Stripe's dashboard (all that is left, or `amount`): answers the Charge after. */
+    refundInDashboard(paymentIntent: string, amount?: number) {
+      const { status, answer } = createRefund({
+        payment_intent: paymentIntent,
+        ...(amount === undefined ? {} : { amount: String(amount) }),
+      });
+      if (status !== 200) throw new Error(`fake refund refused: ${JSON.stringify(answer)}`);
+      return charge(paymentIntent);
+    },
     close: () => server.close(),
   };
 }
@@ -321,37 +414,4 @@ function checkSessionForm(form: Record<string, string>, now: Date): { message: s
     return { message: 'Invalid locale.', param: 'locale' };
   }
   return undefined;
-}
-
-/**
- * The `Stripe-Signature` header Stripe sends with a webhook, made by the SDK's own test helper. Extra
- * secrets add more v1 entries (as while rolling a secret).
- */
-export function signStripeWebhook(
-  payload: string,
-  secret: string,
-  timestampSeconds: number,
-  ...extraSecrets: string[]
-) {
-  const [first, ...others] = [secret, ...extraSecrets].map((key) =>
-    Stripe.webhooks.generateTestHeaderString({ payload, secret: key, timestamp: timestampSeconds }),
-  );
-  return [first!, ...others.map((header) => header.slice(header.indexOf(',') + 1))].join(',');
-}
-
-/** A webhook event as Stripe posts it, around a Checkout Session. */
-export function stripeEvent(
-  type: string,
-  session: Partial<FakeCheckoutSession> & { id: string },
-  id = `evt_${randomBytes(12).toString('hex')}`,
-) {
-  return {
-    id,
-    object: 'event',
-    api_version: STRIPE_API_VERSION,
-    created: Math.floor(Date.now() / 1000),
-    type,
-    livemode: false,
-    data: { object: { object: 'checkout.session', ...session } },
-  };
 }

@@ -3,6 +3,8 @@ import { APPOINTMENT_STATUSES } from './appointment-status.ts';
 import {
   cancellationTerms,
   canAddFilesAs,
+  completionTerms,
+  rescheduleTerms,
   canRemoveFile,
   editableFieldOf,
   isAppointmentEditable,
@@ -78,5 +80,38 @@ describe('cancellation terms', () => {
         reason: 'invalid_transition',
       });
     }
+  });
+
+  it('let the customer move their own until 24 hours before the start, staff until the start', () => {
+    const start = confirmed.schedule.getTime();
+    const before = (hours: number) => new Date(start - hours * 3_600_000);
+    expect(rescheduleTerms('customer', confirmed, before(24.01))).toEqual({ allowed: true });
+    expect(rescheduleTerms('customer', confirmed, before(24))).toEqual({ allowed: false, reason: 'reschedule_closed' });
+    expect(rescheduleTerms('vet', confirmed, before(0.01))).toEqual({ allowed: true });
+    expect(rescheduleTerms('manager', confirmed, before(0))).toEqual({ allowed: false, reason: 'reschedule_closed' });
+    expect(rescheduleTerms('customer', { ...confirmed, status: 'TK_Requested' }, before(30))).toEqual({
+      allowed: true,
+    });
+    for (const status of ['TK_PendingPayment', 'TK_Completed', 'TK_Canceled', 'TK_PaymentFailed'] as const) {
+      expect(rescheduleTerms('manager', { ...confirmed, status }, before(30))).toEqual({
+        allowed: false,
+        reason: 'invalid_transition',
+      });
+    }
+  });
+
+  it('let only the vet mark a confirmed appointment done, once it has started', () => {
+    const start = confirmed.schedule;
+    expect(completionTerms('vet', confirmed, start)).toEqual({ allowed: true });
+    expect(completionTerms('vet', confirmed, new Date(start.getTime() - 1))).toEqual({
+      allowed: false,
+      reason: 'completion_too_early',
+    });
+    expect(completionTerms('customer', confirmed, start)).toEqual({ allowed: false, reason: 'forbidden' });
+    expect(completionTerms('manager', confirmed, start)).toEqual({ allowed: false, reason: 'forbidden' });
+    expect(completionTerms('vet', { ...confirmed, status: 'TK_Requested' }, start)).toEqual({
+      allowed: false,
+      reason: 'invalid_transition',
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { type AppointmentStatus, canTransition } from './appointment-status.ts';
-import { FREE_CANCELLATION_BEFORE_START_MS, MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from './constants.ts';
+import {
+  CUSTOMER_RESCHEDULE_BEFORE_START_MS,
+  FREE_CANCELLATION_BEFORE_START_MS,
+  MAX_CUSTOMER_UPLOAD_BYTES,
+  MAX_STAFF_UPLOAD_BYTES,
+} from './constants.ts';
 import type { UserType } from './roles.ts';
 
 /**
@@ -73,4 +78,44 @@ export function cancellationTerms(
   const end = start + appointment.durationMinutes * 60_000;
   if (now.getTime() >= end) return { allowed: false, reason: 'cancellation_closed' };
   return { allowed: true, refund: paid };
+}
+
+/** What moving the appointment would do now: refused (and why) or allowed. */
+export type RescheduleTerms =
+  { allowed: false; reason: 'invalid_transition' | 'reschedule_closed' } | { allowed: true };
+
+/**
+ * Who may move an appointment, and until when: a paid one that is still ahead (requested or confirmed); the
+ * customer until 24 hours before the start, the vet (their own) and managers until the start. An unpaid
+ * appointment is not moved: its hold is short-lived and the customer books again.
+ */
+export function rescheduleTerms(
+  viewer: AppointmentViewer,
+  appointment: { status: AppointmentStatus; schedule: Date },
+  now: Date,
+): RescheduleTerms {
+  if (appointment.status !== 'TK_Requested' && appointment.status !== 'TK_Confirmed') {
+    return { allowed: false, reason: 'invalid_transition' };
+  }
+  const closesAt = appointment.schedule.getTime() - (viewer === 'customer' ? CUSTOMER_RESCHEDULE_BEFORE_START_MS : 0);
+  return now.getTime() < closesAt ? { allowed: true } : { allowed: false, reason: 'reschedule_closed' };
+}
+
+/** What marking the appointment done would do now. */
+export type CompletionTerms =
+  { allowed: false; reason: 'forbidden' | 'invalid_transition' | 'completion_too_early' } | { allowed: true };
+
+/**
+ * The vet of a confirmed appointment marks it done once it has started (it completes by itself when its room
+ * closes). Customers and managers do not: the consultation is the vet's to close.
+ */
+export function completionTerms(
+  viewer: AppointmentViewer,
+  appointment: { status: AppointmentStatus; schedule: Date },
+  now: Date,
+): CompletionTerms {
+  if (viewer !== 'vet') return { allowed: false, reason: 'forbidden' };
+  if (appointment.status !== 'TK_Confirmed') return { allowed: false, reason: 'invalid_transition' };
+  if (now.getTime() < appointment.schedule.getTime()) return { allowed: false, reason: 'completion_too_early' };
+  return { allowed: true };
 }

@@ -47,5 +47,7 @@ export const MAX_EMAIL_LENGTH = 254;
 
 /** A customer's cancellation is refunded in full until this long before the start (docs/product-rules.md#states). */
 export const FREE_CANCELLATION_BEFORE_START_MS = 24 * 60 * 60 * 1000;
+/** A customer moves their own appointment until this long before the start; vets and managers until the start. */
+export const CUSTOMER_RESCHEDULE_BEFORE_START_MS = 24 * 60 * 60 * 1000;
 /** The longest reason a cancellation may carry. */
 export const CANCEL_REASON_MAX = 500;

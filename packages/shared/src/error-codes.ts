@@ -39,6 +39,8 @@ export const ERROR_CODES = [
   // the appointment's life after booking
   'invalid_transition',
   'cancellation_closed',
+  'reschedule_closed',
+  'completion_too_early',
   'already_confirmed',
   // booking, payment and confirmation
   'hold_not_found',

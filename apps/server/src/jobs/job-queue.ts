@@ -121,3 +121,25 @@ export async function failJob(db: Pick<Database, 'update'>, job: JobRow, now: Da
     .where(eq(jobs.id, job.id));
   return givingUp ? 'failed' : 'pending';
 }
+
+/**
+ * Puts a failed job of `kind` back in the queue, due now with a fresh attempt count and a new three-day
+ * give-up window, as if just queued (a manager's retry, once the cause is fixed). The last error is kept
+ * until the next attempt replaces it. Answers false when no failed job of that kind has the id, so a retry
+ * racing another manager's retry or dismissal changes nothing.
+ */
+export async function requeueFailedJob(db: Pick<Database, 'update'>, id: number, kind: string, now: Date) {
+  const rows = await db
+    .update(jobs)
+    .set({
+      status: 'pending',
+      attempts: 0,
+      runAt: now,
+      giveUpAt: new Date(now.getTime() + JOB_GIVE_UP_AFTER_MS),
+      lockedUntil: null,
+      finishedAt: null,
+    })
+    .where(and(eq(jobs.id, id), eq(jobs.kind, kind), eq(jobs.status, 'failed')))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}

@@ -3,7 +3,8 @@ import { clientConfig } from '../lib/client-config';
 
 /**
  * The modes of each access type's page (docs/product-rules.md#booking, #vet-screens, #manager-screens); the
- * first is the default. The customer's `appointments` (their own appointments) is ours.
+ * first is the default. The customer's `appointments` (their own appointments) and the manager's
+ * `undelivered_mail` (mail the server gave up on) are ours.
  */
 export const MODES_BY_TYPE: Record<UserType, readonly string[]> = {
   customer: ['appointment_req', 'appointments'],
@@ -16,6 +17,7 @@ export const MODES_BY_TYPE: Record<UserType, readonly string[]> = {
     'products',
     'appointments_access_codes',
     'vets_availability',
+    'undelivered_mail',
   ],
 };
 

@@ -10,6 +10,50 @@ import { CANCEL_REASON_MAX } from '../constants.ts';
  * vets never the customer's PIN; managers read observations and get no PIN.
  */
 
+/** cancellationTerms (appointment-rules.ts) for the reader, now: refused and why, or allowed and refunded or not. */
+export const cancellationTermsSchema = z.discriminatedUnion('allowed', [
+  z.object({ allowed: z.literal(false), reason: z.enum(['invalid_transition', 'cancellation_closed']) }),
+  z.object({ allowed: z.literal(true), refund: z.boolean() }),
+]);
+/** rescheduleTerms (appointment-rules.ts) for the reader, now. */
+export const rescheduleTermsSchema = z.discriminatedUnion('allowed', [
+  z.object({ allowed: z.literal(false), reason: z.enum(['invalid_transition', 'reschedule_closed']) }),
+  z.object({ allowed: z.literal(true) }),
+]);
+/** completionTerms (appointment-rules.ts) for the reader, now. */
+export const completionTermsSchema = z.discriminatedUnion('allowed', [
+  z.object({
+    allowed: z.literal(false),
+    reason: z.enum(['forbidden', 'invalid_transition', 'completion_too_early']),
+  }),
+  z.object({ allowed: z.literal(true) }),
+]);
+
+/**
+ * The appointment's life after booking (ours, beyond docs/product-rules.md#api, added to its answer): who
+ * cancelled, when and why, the refund, completion, and what the reader may do with it now, so screens offer
+ * only what the server would accept.
+ */
+export const appointmentLifecycleSchema = z.strictObject({
+  canceled_at: z.string().nullable(),
+  /** The name of who cancelled; null when VetCall did (a request the vet never confirmed). */
+  canceled_by_name: z.string().nullable(),
+  cancel_reason: z.string().nullable(),
+  /** none: nothing to give back; pending: asked of the payment provider; refunded: given back. */
+  refund_status: z.enum(['none', 'pending', 'refunded']).nullable(),
+  refunded_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  /** The vet's record id and the availability profile the time was taken from: where a new time is picked. */
+  vet_id: z.number().int().nullable(),
+  profile_id: z.number().int().nullable(),
+  can: z.strictObject({
+    cancel: cancellationTermsSchema,
+    reschedule: rescheduleTermsSchema,
+    complete: completionTermsSchema,
+  }),
+});
+export type AppointmentLifecycle = z.infer<typeof appointmentLifecycleSchema>;
+
 /** What every role may see of an appointment it may open. */
 const appointmentCommon = {
   appointment_id: z.number().int(),
@@ -36,6 +80,7 @@ const appointmentCommon = {
   timezone_diff: z.number().int(),
   /** Integer cents, EUR. */
   price: z.number().int(),
+  lifecycle: appointmentLifecycleSchema,
 };
 
 export const customerAppointmentSchema = z.strictObject({
@@ -162,12 +207,6 @@ export const myAppointmentsQuerySchema = z.object({
 });
 export type MyAppointmentsQuery = z.input<typeof myAppointmentsQuerySchema>;
 
-/** cancellationTerms (appointment-rules.ts) for the customer, now: refused and why, or allowed and refunded or not. */
-export const cancellationTermsSchema = z.discriminatedUnion('allowed', [
-  z.object({ allowed: z.literal(false), reason: z.enum(['invalid_transition', 'cancellation_closed']) }),
-  z.object({ allowed: z.literal(true), refund: z.boolean() }),
-]);
-
 /** One row of the customer's own list: no customer fields (it is theirs), what cancelling would do now. */
 export const myAppointmentItemSchema = z.object({
   appointment_id: z.number().int(),
@@ -181,6 +220,7 @@ export const myAppointmentItemSchema = z.object({
   /** Integer cents, EUR. */
   price: z.number().int(),
   cancel: cancellationTermsSchema,
+  reschedule: rescheduleTermsSchema,
 });
 export type MyAppointmentItem = z.infer<typeof myAppointmentItemSchema>;
 export const myAppointmentPageSchema = z.object({
@@ -206,3 +246,12 @@ export const cancelAppointmentSchema = z.object({
   reason: z.string({ error: 'invalid_type' }).trim().max(CANCEL_REASON_MAX, { error: 'too_long' }).optional(),
 });
 export type CancelAppointmentInput = z.input<typeof cancelAppointmentSchema>;
+
+/**
+ * POST /api/appointments/{appointment_id}/reschedule: the hold on the new time (POST /api/scheduling/holds,
+ * made by the one moving it, on the same vet and as long as the appointment).
+ */
+export const rescheduleAppointmentSchema = z.object({
+  event_id: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(200, { error: 'too_long' }),
+});
+export type RescheduleAppointmentInput = z.input<typeof rescheduleAppointmentSchema>;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppointmentStatus } from '@vetcall/shared/appointment-status';
 import type { Locale } from '@vetcall/shared/locales';
@@ -9,22 +9,32 @@ import {
   vetAppointmentSchema,
 } from '@vetcall/shared/schemas/appointment';
 import type { Database } from '../../db/client.ts';
-import { appointments, pets, users } from '../../db/schema.ts';
+import { appointments, calendarEvents, pets, users, vets } from '../../db/schema.ts';
 import { translate } from '../../i18n.ts';
 import type { Secrets } from '../../secrets.ts';
 import type { AppointmentRow } from '../../db/appointment-transition.ts';
 import { openPins } from './pins.ts';
-import type { AppointmentViewer } from '@vetcall/shared/appointment-rules';
+import {
+  type AppointmentViewer,
+  cancellationTerms,
+  completionTerms,
+  rescheduleTerms,
+} from '@vetcall/shared/appointment-rules';
 
 const customerUsers = alias(users, 'customer_users');
 const vetUsers = alias(users, 'vet_users');
+const cancelerUsers = alias(users, 'canceler_users');
 
 /** An appointment with the names an answer shows. */
 export interface AppointmentDetailRow {
   appointment: AppointmentRow;
   customer: { name: string; email: string };
-  vet: { name: string; email: string };
+  vet: { name: string; email: string; vetId: number | null };
   pet: { name: string; policy: string | null };
+  /** Who cancelled it (null: not cancelled, or by VetCall). */
+  canceler: { name: string } | null;
+  /** The availability profile its time was taken from. */
+  profileId: number | null;
 }
 
 /** The appointment and its people by id; undefined when there is none. Authorization is the caller's. */
@@ -36,16 +46,27 @@ export async function findAppointmentDetail(
     .select({
       appointment: appointments,
       customer: { name: customerUsers.name, email: customerUsers.email },
-      vet: { name: vetUsers.name, email: vetUsers.email },
+      vet: { name: vetUsers.name, email: vetUsers.email, vetId: vets.id },
       pet: { name: pets.name, policy: pets.policy },
+      canceler: { name: cancelerUsers.name },
     })
     .from(appointments)
     .innerJoin(customerUsers, eq(customerUsers.id, appointments.customerUserId))
     .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
     .innerJoin(pets, eq(pets.id, appointments.petId))
+    .leftJoin(vets, eq(vets.userId, appointments.vetUserId))
+    .leftJoin(cancelerUsers, eq(cancelerUsers.id, appointments.canceledByUserId))
     .where(eq(appointments.id, appointmentId))
     .limit(1);
-  return row;
+  if (!row) return undefined;
+  // The latest calendar entry of the appointment: its booking, or the hold it was made from.
+  const [event] = await db
+    .select({ profileId: calendarEvents.profileId })
+    .from(calendarEvents)
+    .where(eq(calendarEvents.appointmentId, appointmentId))
+    .orderBy(desc(calendarEvents.id))
+    .limit(1);
+  return { ...row, profileId: event?.profileId ?? null };
 }
 
 /** The status as text in `locale` (catalog section appointment_status). */
@@ -67,6 +88,7 @@ export function ownPin(
 
 export interface ViewOptions {
   locale: Locale;
+  now: Date;
   insuranceEnabled: boolean;
   secrets: Pick<Secrets, 'open'>;
 }
@@ -104,6 +126,21 @@ export function toAppointmentDto(
     calendar_event_id: appointment.calendarEventId,
     timezone_diff: appointment.timezoneDiff,
     price: appointment.priceCents,
+    lifecycle: {
+      canceled_at: appointment.canceledAt?.toISOString() ?? null,
+      canceled_by_name: row.canceler?.name ?? null,
+      cancel_reason: appointment.cancelReason,
+      refund_status: appointment.refundStatus,
+      refunded_at: appointment.refundedAt?.toISOString() ?? null,
+      completed_at: appointment.completedAt?.toISOString() ?? null,
+      vet_id: row.vet.vetId,
+      profile_id: row.profileId,
+      can: {
+        cancel: cancellationTerms(viewer, appointment, options.now),
+        reschedule: rescheduleTerms(viewer, appointment, options.now),
+        complete: completionTerms(viewer, appointment, options.now),
+      },
+    },
   };
   switch (viewer) {
     case 'customer':

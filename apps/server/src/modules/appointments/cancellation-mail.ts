@@ -1,11 +1,11 @@
 import type { Locale } from '@vetcall/shared/locales';
 import { formatAppointmentTime } from '../../lib/appointment-time.ts';
-import { organizerOf } from '../../lib/mailbox.ts';
 import { translate } from '../../i18n.ts';
 import type { MailMessage } from '../../providers/mail/mailer.ts';
 import { renderEmail } from '../../providers/mail/templates.ts';
-import { appointmentEventUid, writeCalendar } from '../ics-feed/ics-calendar.ts';
-import { formatPrice, type RequestDetails } from './request-emails.ts';
+import { appointmentEventUid } from '../ics-feed/ics-calendar.ts';
+import { invitationAttachment } from './invitation-attachment.ts';
+import { formatPrice, myAppointmentsUrl, type RequestDetails } from './request-emails.ts';
 
 export interface CancellationNotice {
   details: RequestDetails;
@@ -42,7 +42,7 @@ export function buildCancellationMail(notice: CancellationNotice, party: 'custom
       : [];
   const link =
     party === 'customer'
-      ? `${notice.publicUrl}/customerdata?lang=${encodeURIComponent(locale)}`
+      ? myAppointmentsUrl(notice.publicUrl, locale)
       : `${notice.publicUrl}/vet?lang=${encodeURIComponent(locale)}`;
   const rendered = renderEmail(locale, {
     subject: t('subject', names),
@@ -55,32 +55,22 @@ export function buildCancellationMail(notice: CancellationNotice, party: 'custom
     ],
     action: { label: t('action'), url: link },
   });
-  const ics = writeCalendar({
-    prodId: '-//VetCall//Appointment//EN',
-    method: 'CANCEL',
-    events: [
-      {
-        uid: appointmentEventUid(notice.appointmentId, notice.publicUrl),
-        dtstamp: notice.cancelledAt,
-        start: details.schedule,
-        end: notice.end,
-        summary: t('ics_summary', names),
-        status: 'CANCELLED',
-        sequence: notice.sequence,
-        organizer: organizerOf(notice.mailFrom),
-        attendee: { name: reader.name, email: reader.email },
-      },
-    ],
-  });
+  const attachment = invitationAttachment(
+    'CANCEL',
+    {
+      uid: appointmentEventUid(notice.appointmentId, notice.publicUrl),
+      dtstamp: notice.cancelledAt,
+      start: details.schedule,
+      end: notice.end,
+      summary: t('ics_summary', names),
+      status: 'CANCELLED',
+      sequence: notice.sequence,
+    },
+    { mailFrom: notice.mailFrom, attendee: { name: reader.name, email: reader.email } },
+  );
   return {
     to: reader.email,
     ...rendered,
-    attachments: [
-      {
-        filename: 'appointment.ics',
-        content: Buffer.from(ics, 'utf8'),
-        contentType: 'text/calendar; charset=utf-8; method=CANCEL',
-      },
-    ],
+    attachments: [attachment],
   };
 }

@@ -5,15 +5,15 @@ import type { AppointmentDto, CancelAppointmentInput } from '@vetcall/shared/sch
 import type { AppContext } from '../../context.ts';
 import { type AppointmentRow, transitionAppointment } from '../../db/appointment-transition.ts';
 import type { Database } from '../../db/client.ts';
-import { appointments, calendarEvents } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { calendarEvents } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
 import { enqueueJobs } from '../../jobs/job-queue.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 import type { Actor } from '../auth/auth.service.ts';
-import { isPaidStatus, viewerOf } from './appointment.policy.ts';
+import { isPaidStatus } from './appointment.policy.ts';
 import { buildCancellationMail } from './cancellation-mail.ts';
 import { REFUND_JOB } from './refunds.ts';
-import { getAppointment } from './records.service.ts';
+import { getAppointment, lockVisibleAppointment } from './records.service.ts';
 import { loadRequestDetails } from './request-emails.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'jobs'>;
@@ -47,9 +47,7 @@ export async function cancelAppointment(
 ): Promise<AppointmentDto> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(appointments).where(eq(appointments.id, appointmentId)).for('update');
-    const viewer = row ? viewerOf(actor, row) : undefined;
-    if (!row || !viewer) throw notFound();
+    const { appointment: row, viewer } = await lockVisibleAppointment(tx, actor, appointmentId);
     const terms = cancellationTerms(viewer, row, now);
     if (!terms.allowed) throw refused(terms.reason);
     await applyCancellation(deps, tx, row, now, {

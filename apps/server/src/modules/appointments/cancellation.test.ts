@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import ICAL from 'ical.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { appointments, calendarEvents } from '../../db/schema.ts';
@@ -10,7 +9,8 @@ import {
   type Headers,
   PASSWORD,
 } from '../../../test/appointment-world.ts';
-import { type ReceivedMail, startSmtpTestServer } from '../../../test/smtp-test-server.ts';
+import { invitationOf } from '../../../test/mailed-invitation.ts';
+import { startSmtpTestServer } from '../../../test/smtp-test-server.ts';
 
 /** Wednesday 18 November 2026, 12:00 UTC: Ana's confirmed appointment is on Friday 20th at 11:00 UTC. */
 const NOW = '2026-11-18T12:00:00Z';
@@ -23,23 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await smtp.close();
 });
-
-/** The .ics of a mail, parsed by ical.js. */
-function invitationOf(mail: ReceivedMail) {
-  const attachment = mail.attachments.find((part) => part.filename === 'appointment.ics')!;
-  const text =
-    typeof attachment.content === 'string' ? attachment.content : new TextDecoder().decode(attachment.content);
-  const calendar = new ICAL.Component(ICAL.parse(text));
-  const event = calendar.getFirstSubcomponent('vevent')!;
-  return {
-    method: calendar.getFirstPropertyValue('method'),
-    uid: event.getFirstPropertyValue('uid'),
-    status: event.getFirstPropertyValue('status'),
-    sequence: Number(event.getFirstPropertyValue('sequence')),
-    organizer: String(event.getFirstPropertyValue('organizer')),
-    attendee: String(event.getFirstPropertyValue('attendee')),
-  };
-}
 
 describe('POST /api/appointments/{id}/cancel', () => {
   let t: TestApp;

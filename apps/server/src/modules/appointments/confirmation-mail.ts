@@ -2,8 +2,7 @@ import type { Locale } from '@vetcall/shared/locales';
 import { translate } from '../../i18n.ts';
 import type { MailMessage } from '../../providers/mail/mailer.ts';
 import { renderEmail } from '../../providers/mail/templates.ts';
-import { writeCalendar } from '../ics-feed/ics-calendar.ts';
-import { organizerOf } from '../../lib/mailbox.ts';
+import { invitationAttachment } from './invitation-attachment.ts';
 
 /**
  * The 'appointment confirmed' mail of one party (docs/product-rules.md#confirmation-page "an email was sent to both
@@ -55,36 +54,25 @@ export function buildConfirmationMail(input: ConfirmationMailInput): MailMessage
     footer: t('attachment'),
   });
 
-  const ics = writeCalendar({
-    prodId: '-//VetCall//Appointment//EN',
-    method: 'REQUEST',
-    events: [
-      {
-        uid: input.calendar.uid,
-        dtstamp: input.calendar.dtstamp,
-        start: input.calendar.start,
-        end: input.calendar.end,
-        summary: t(input.party === 'customer' ? 'customer_summary' : 'vet_summary', names),
-        description: t('ics_description', { url: input.joinUrl, pin: input.pin }),
-        status: 'CONFIRMED',
-        sequence: input.calendar.sequence,
-        url: input.joinUrl,
-        organizer: organizerOf(input.calendar.mailFrom),
-        attendee: { name: input.name, email: input.to },
-      },
-    ],
-  });
+  const attachment = invitationAttachment(
+    'REQUEST',
+    {
+      uid: input.calendar.uid,
+      dtstamp: input.calendar.dtstamp,
+      start: input.calendar.start,
+      end: input.calendar.end,
+      summary: t(input.party === 'customer' ? 'customer_summary' : 'vet_summary', names),
+      description: t('ics_description', { url: input.joinUrl, pin: input.pin }),
+      status: 'CONFIRMED',
+      sequence: input.calendar.sequence,
+      url: input.joinUrl,
+    },
+    { mailFrom: input.calendar.mailFrom, attendee: { name: input.name, email: input.to } },
+  );
 
   return {
     to: input.to,
     ...rendered,
-    attachments: [
-      {
-        filename: 'appointment.ics',
-        // Bytes (sent base64), not a string: nodemailer sends a string as text with LF line ends; RFC 5545 wants CRLF.
-        content: Buffer.from(ics, 'utf8'),
-        contentType: 'text/calendar; charset=utf-8; method=REQUEST',
-      },
-    ],
+    attachments: [attachment],
   };
 }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { cancellationTerms } from '@vetcall/shared/appointment-rules';
+import { cancellationTerms, rescheduleTerms } from '@vetcall/shared/appointment-rules';
 import { alias } from 'drizzle-orm/pg-core';
 import { isValidDateKey, todayKey } from '@vetcall/shared/dates';
 import type { Locale } from '@vetcall/shared/locales';
@@ -17,6 +17,7 @@ import {
 import { ROOM_CLOSES_AFTER_START_MS } from '@vetcall/shared/schemas/video';
 import type { FieldErrorCode } from '@vetcall/shared/error-codes';
 import type { AppContext } from '../../context.ts';
+import { decodeCursor, encodeCursor, type KeysetCursor } from '../../lib/keyset-cursor.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments, customers, pets, users, vets } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
@@ -42,11 +43,6 @@ export interface AppointmentFilter {
   to?: string;
   vetUserId?: number;
   timeZone: string;
-}
-
-interface Cursor {
-  schedule: string;
-  id: number;
 }
 
 const invalid = (fields: Record<string, FieldErrorCode>, message = 'Invalid appointment filter.') =>
@@ -103,36 +99,11 @@ export function parseMngrecordParam(param: string, now: Date, timeZone: string):
   return { from, to, vetUserId: vet === 'all' ? undefined : Number(vet), timeZone };
 }
 
-/** Opaque page cursors: base64url of the last row's schedule and id. */
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.schedule, cursor.id])).toString('base64url');
-}
-
-export function decodeCursor(text: string): Cursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      typeof value[0] === 'string' &&
-      !Number.isNaN(new Date(value[0]).getTime()) &&
-      Number.isInteger(value[1]) &&
-      (value[1] as number) > 0 &&
-      (value[1] as number) <= 2_147_483_647
-    ) {
-      return { schedule: new Date(value[0]).toISOString(), id: value[1] as number };
-    }
-  } catch {
-    // Falls through to the 400 below.
-  }
-  throw invalid({ cursor: 'invalid_format' }, 'The cursor is not one this list gave.');
-}
-
 /** Rows after `cursor` in (schedule, id) order, ascending or descending. */
-function keysetAfter(cursor: Cursor, direction: 'asc' | 'desc'): SQL {
+function keysetAfter(cursor: KeysetCursor, direction: 'asc' | 'desc'): SQL {
   return direction === 'asc'
-    ? sql`(${appointments.schedule}, ${appointments.id}) > (${cursor.schedule}::timestamptz, ${cursor.id}::integer)`
-    : sql`(${appointments.schedule}, ${appointments.id}) < (${cursor.schedule}::timestamptz, ${cursor.id}::integer)`;
+    ? sql`(${appointments.schedule}, ${appointments.id}) > (${cursor.at}::timestamptz, ${cursor.id}::integer)`
+    : sql`(${appointments.schedule}, ${appointments.id}) < (${cursor.at}::timestamptz, ${cursor.id}::integer)`;
 }
 
 /**
@@ -146,7 +117,7 @@ function keysetPage<Row extends { id: number; schedule: Date }, Item>(rows: Row[
     items: page.map(toItem),
     next_cursor:
       rows.length > APPOINTMENT_PAGE_SIZE && last
-        ? encodeCursor({ schedule: last.schedule.toISOString(), id: last.id })
+        ? encodeCursor({ at: last.schedule.toISOString(), id: last.id })
         : null,
   };
 }
@@ -158,7 +129,7 @@ const vetUsers = alias(users, 'vet_users');
 export async function queryAppointmentRows(
   db: Pick<Database, 'select'>,
   filter: AppointmentFilter,
-  options: { cursor?: Cursor; limit: number },
+  options: { cursor?: KeysetCursor; limit: number },
 ) {
   const conditions: (SQL | undefined)[] = [
     filter.vetUserId !== undefined ? eq(appointments.vetUserId, filter.vetUserId) : undefined,
@@ -352,5 +323,6 @@ export async function listOwnAppointments(
     appointment_status: statusText(request.locale, row.status),
     price: row.priceCents,
     cancel: cancellationTerms('customer', row, now),
+    reschedule: rescheduleTerms('customer', row, now),
   }));
 }

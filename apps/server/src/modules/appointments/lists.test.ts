@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
 import { fixedClock } from '../../clock.ts';
 import { buildAppointment, buildCustomer, buildPet } from '../../demo-data/factories.ts';
+import { decodeCursor, encodeCursor } from '../../lib/keyset-cursor.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import {
   type AppointmentWorld,
@@ -15,13 +16,7 @@ import {
   VET_NOTES,
 } from '../../../test/appointment-world.ts';
 import { XLSX_CONTENT_TYPE } from '../exports/workbook.ts';
-import {
-  checkFilterDates,
-  decodeCursor,
-  encodeCursor,
-  latestFilterDate,
-  parseMngrecordParam,
-} from './lists.service.ts';
+import { checkFilterDates, latestFilterDate, parseMngrecordParam } from './lists.service.ts';
 
 /** Friday 20 November 2026, 10:00 UTC: the latest filter date is 2026-12-20. */
 const NOW = '2026-11-20T10:00:00Z';
@@ -76,7 +71,7 @@ describe('appointment filters and cursors (pure)', () => {
   });
 
   it('round-trips cursors and refuses forged ones', () => {
-    const cursor = { schedule: '2026-11-20T11:00:00.000Z', id: 7 };
+    const cursor = { at: '2026-11-20T11:00:00.000Z', id: 7 };
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
     for (const forged of ['', 'abc', Buffer.from('[1,2]').toString('base64url'), encodeCursor({ ...cursor, id: -1 })]) {
       expect(() => decodeCursor(forged), forged).toThrow(

@@ -25,6 +25,7 @@ const ROW_KEYS = [
   'pet_id',
   'pet_name',
   'price',
+  'reschedule',
   'schedule',
   'vet_name',
   'vet_user_id',
@@ -77,6 +78,7 @@ describe('GET /api/appointments/mine', () => {
       appointment_status: 'Confirmed',
       price: 2125,
       cancel: { allowed: true, refund: true },
+      reschedule: { allowed: true },
     });
 
     const past = await list('?when=past');

@@ -23,9 +23,21 @@ export async function loadVisibleAppointment(db: Pick<Database, 'select'>, actor
   return { appointment, viewer };
 }
 
+/**
+ * The appointment row locked for the rest of the caller's transaction, when the actor may see it, and the
+ * role they see it in; 404 for anyone else. A change of its life (cancel, move, complete) starts here, so
+ * concurrent changes of one appointment run one after the other.
+ */
+export async function lockVisibleAppointment(tx: Pick<Database, 'select'>, actor: Actor, appointmentId: number) {
+  const [appointment] = await tx.select().from(appointments).where(eq(appointments.id, appointmentId)).for('update');
+  const viewer = appointment ? viewerOf(actor, appointment) : undefined;
+  if (!appointment || !viewer) throw notFound();
+  return { appointment, viewer };
+}
+
 /** GET /api/appointments/byid/{id}: shaped for the actor's role (appointment-view.ts). */
 export async function getAppointment(
-  deps: Pick<AppContext, 'db' | 'config' | 'secrets'>,
+  deps: Pick<AppContext, 'db' | 'config' | 'secrets' | 'clock'>,
   actor: Actor,
   appointmentId: number,
   locale: Locale,
@@ -35,6 +47,7 @@ export async function getAppointment(
   if (!row || !viewer) throw notFound();
   return toAppointmentDto(row, viewer, {
     locale,
+    now: deps.clock.now(),
     insuranceEnabled: deps.config.insuranceEnabled,
     secrets: deps.secrets,
   });

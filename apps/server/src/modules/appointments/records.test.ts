@@ -60,6 +60,22 @@ describe('GET /api/appointments/byid/{id}', () => {
       calendar_event_id: 'evt-ana-rui',
       timezone_diff: 0,
       price: 2125,
+      // Less than 24 hours ahead: Ana may still cancel (without refund), no longer move it; the vet closes it.
+      lifecycle: {
+        canceled_at: null,
+        canceled_by_name: null,
+        cancel_reason: null,
+        refund_status: null,
+        refunded_at: null,
+        completed_at: null,
+        vet_id: w.rui.vet.id,
+        profile_id: null,
+        can: {
+          cancel: { allowed: true, refund: false },
+          reschedule: { allowed: false, reason: 'reschedule_closed' },
+          complete: { allowed: false, reason: 'forbidden' },
+        },
+      },
       customer_pin: PINS.customer,
     });
     expect(response.body).not.toContain(VET_NOTES);

@@ -9,7 +9,7 @@ import { enqueueJobs, retryDelayMs } from '../../jobs/job-queue.ts';
 import { createStripeClient } from '../../providers/payments/stripe.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/database.ts';
 import { type FakeStripe, startFakeStripe } from '../../../test/fake-stripe.ts';
-import { REFUND_JOB, refundJobHandler } from './refunds.ts';
+import { markRefunded, REFUND_JOB, refundJobHandler } from './refunds.ts';
 
 const NOW = '2026-11-18T12:00:00Z';
 
@@ -80,6 +80,22 @@ describe('Stripe refunds of cancelled appointments', () => {
     expect(await rowOf(appointment.id)).toMatchObject({ refundStatus: 'refunded', refundedAt: new Date(NOW) });
     expect(await worker.drain()).toBe(0);
     expect(stripe.refunds.size).toBe(1);
+  });
+
+  it('records a refund once, and one VetCall never asked for only when told so', async () => {
+    const { appointment } = await cancelledStripeAppointment();
+    expect(await markRefunded(database.db, appointment.id, clock.now())).toBe('pending');
+    expect(await markRefunded(database.db, appointment.id, new Date('2026-11-19T00:00:00Z'))).toBeNull();
+    expect(await rowOf(appointment.id)).toMatchObject({ refundStatus: 'refunded', refundedAt: new Date(NOW) });
+
+    await database.db
+      .update(appointments)
+      .set({ refundStatus: 'none', refundedAt: null })
+      .where(eq(appointments.id, appointment.id));
+    expect(await markRefunded(database.db, appointment.id, clock.now())).toBeNull();
+    expect((await rowOf(appointment.id)).refundStatus).toBe('none');
+    expect(await markRefunded(database.db, appointment.id, clock.now(), { unrequested: true })).toBe('unrequested');
+    expect(await rowOf(appointment.id)).toMatchObject({ status: 'TK_Canceled', refundStatus: 'refunded' });
   });
 
   it('keeps trying while Stripe is down, and refunds once it is back', async () => {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments } from '../../db/schema.ts';
@@ -28,10 +28,39 @@ export function refundJobHandler(deps: { db: Database; clock: Clock; stripe: Str
   };
 }
 
-/** Records a refund as done (the job's answer, or Stripe's charge.refunded event): once. */
-export async function markRefunded(db: Pick<Database, 'update'>, appointmentId: number, now: Date) {
-  await db
-    .update(appointments)
-    .set({ refundStatus: 'refunded', refundedAt: now })
-    .where(and(eq(appointments.id, appointmentId), eq(appointments.refundStatus, 'pending')));
+/**
+ * What recording a refund replaced: a refund VetCall asked for ('pending'), or one it never asked for
+ * ('unrequested': refund status 'none' or unset, as when a payment is refunded in Stripe's dashboard).
+ */
+export type RecordedRefund = 'pending' | 'unrequested';
+
+/**
+ * Records a refund as done (the job's answer, or Stripe's charge.refunded event), once: an appointment
+ * already refunded is left as it was, since Stripe redelivers events and both paths may report one refund.
+ * A refund VetCall never asked for is recorded only with `unrequested`: the job knows its refund was asked
+ * for. Only the refund columns change, never the appointment's status. Answers what was replaced, or null
+ * when nothing changed.
+ */
+export async function markRefunded(
+  db: Pick<Database, 'transaction'>,
+  appointmentId: number,
+  now: Date,
+  options: { unrequested?: boolean } = {},
+): Promise<RecordedRefund | null> {
+  return db.transaction(async (tx) => {
+    // Locked, so the status read is the one replaced: a concurrent cancellation cannot slip in between.
+    const [row] = await tx
+      .select({ refundStatus: appointments.refundStatus })
+      .from(appointments)
+      .where(eq(appointments.id, appointmentId))
+      .for('update');
+    if (!row || row.refundStatus === 'refunded') return null;
+    const replaced: RecordedRefund = row.refundStatus === 'pending' ? 'pending' : 'unrequested';
+    if (replaced === 'unrequested' && !options.unrequested) return null;
+    await tx
+      .update(appointments)
+      .set({ refundStatus: 'refunded', refundedAt: now })
+      .where(eq(appointments.id, appointmentId));
+    return replaced;
+  });
 }

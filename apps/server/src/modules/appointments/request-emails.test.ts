@@ -40,7 +40,7 @@ describe('request emails', () => {
     expect(customer.text).toContain('quarta-feira, 1 de julho de 2026 às 06:30 (America/Sao_Paulo)');
     expect(customer.text).toMatch(/Pago: €\s39,90 \(Videoconsulta\)/);
     // Every email links to where its reader acts: the customer, to their appointments.
-    expect(customer.text).toContain('https://vetcall.example/customerdata?lang=pt-BR');
+    expect(customer.text).toContain('https://vetcall.example/customer?mode=appointments&lang=pt-BR');
     const vet = renderVetRequestEmail(details, 'https://vetcall.example');
     expect(vet.subject).toContain('Novo pedido de consulta: Tareco');
     expect(vet.text).toContain('Ana pediu uma videoconsulta para Tareco (Cão).');

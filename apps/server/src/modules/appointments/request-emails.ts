@@ -46,11 +46,14 @@ export interface RequestDetails {
   pet: { name: string; species: string };
 }
 
+/** Where a customer follows and changes their appointments: My appointments (/customer?mode=appointments). */
+export const myAppointmentsUrl = (publicUrl: string, locale: Locale) =>
+  `${publicUrl}/customer?mode=appointments&lang=${encodeURIComponent(locale)}`;
+
 /** 'Request received' for the customer: in their language, the time at their offset, what they paid. */
 export function renderCustomerRequestEmail(details: RequestDetails, publicUrl: string): RenderedEmail {
   const locale = details.customer.locale;
-  // Where the customer follows the appointment: their data, with each pet's appointment history.
-  const link = `${publicUrl}/customerdata?lang=${encodeURIComponent(locale)}`;
+  const link = myAppointmentsUrl(publicUrl, locale);
   const t = (key: string, values: Record<string, string> = {}) => translate(locale, `mail_payment.${key}`, values);
   const time = formatAppointmentTime(details.schedule, locale, details.customerZone);
   return renderEmail(locale, {

@@ -180,7 +180,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         {
           schema: {
             tags: ['payments'],
-            summary: 'Stripe’s webhook: Checkout Session events, signed (Stripe-Signature)',
+            summary: 'Stripe’s webhook: Checkout Session and charge.refunded events, signed (Stripe-Signature)',
             description:
               'Verified on the raw body with STRIPE_WEBHOOK_SECRET (300 s tolerance); 400 ' +
               'webhook_signature_invalid otherwise. Each event id is handled once.',
@@ -190,7 +190,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         async (request) => {
           const header = request.headers['stripe-signature'];
           return handleStripeWebhook(
-            { ...deps, webhookSecret },
+            { ...deps, stripe, webhookSecret },
             Buffer.isBuffer(request.body) ? request.body : undefined,
             Array.isArray(header) ? header.join(',') : header,
           );

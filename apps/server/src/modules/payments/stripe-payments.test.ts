@@ -5,7 +5,8 @@ import { appointments, paymentEvents } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { unusedBaseUrl } from '../../../test/fake-http-server.ts';
 import { STRIPE_API_VERSION } from '../../providers/payments/stripe.ts';
-import { type FakeStripe, signStripeWebhook, startFakeStripe, stripeEvent } from '../../../test/fake-stripe.ts';
+import type { FakeStripe } from '../../../test/fake-stripe.ts';
+import { signStripeWebhook, stripeEvent } from '../../../test/stripe-webhook-events.ts';
 import {
   buildPaymentWorld,
   buildUnpaidAppointment,
@@ -15,6 +16,7 @@ import {
   readAppointment,
 } from '../../../test/payment-world.ts';
 import { startSmtpTestServer } from '../../../test/smtp-test-server.ts';
+import { startStripeTestbed } from '../../../test/stripe-testbed.ts';
 
 /** Friday 20 November 2026, 10:00 UTC. */
 const NOW = '2026-11-20T10:00:00Z';
@@ -38,18 +40,11 @@ describe('payments with Stripe', () => {
   });
   beforeEach(async () => {
     clock = fixedClock(NOW);
-    stripe = await startFakeStripe({ secretKey: SECRET_KEY, clock });
-    t = await buildTestApp({
-      clock,
-      env: {
-        SMTP_URL: smtp.url,
-        PAYMENT_PROVIDER: 'stripe',
-        STRIPE_API_URL: stripe.baseUrl,
-        STRIPE_SECRET_KEY: SECRET_KEY,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      },
-    });
-    w = await buildPaymentWorld(t);
+    ({ stripe, t, w } = await startStripeTestbed(clock, {
+      smtpUrl: smtp.url,
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+    }));
   });
   afterEach(async () => {
     await t.close();

@@ -1,12 +1,14 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { appointments, paymentEvents } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import { constructStripeEvent } from '../../providers/payments/stripe.ts';
+import { constructStripeEvent, type StripeClient } from '../../providers/payments/stripe.ts';
 import { endUnpaidAppointment, markAppointmentPaid } from '../appointments/mark-paid.ts';
+import { markRefunded } from '../appointments/refunds.ts';
 import type { NotifyDeps } from '../appointments/request-emails.ts';
 
-export type WebhookDeps = NotifyDeps & { webhookSecret: string };
+/** `stripe` finds the Checkout Session of a refunded payment (a refund event names only the payment). */
+export type WebhookDeps = NotifyDeps & { webhookSecret: string; stripe: StripeClient };
 
 const stripeEventSchema = z.object({
   id: z.string().min(1).max(255),
@@ -26,6 +28,18 @@ const checkoutSessionSchema = z.object({
 });
 type EventSession = z.infer<typeof checkoutSessionSchema>;
 
+/** The fields of the Charge in a charge.refunded event that we read. */
+const chargeSchema = z.object({
+  id: z.string().min(1),
+  // A string in events (not expanded); null for a charge made without a PaymentIntent, never ours.
+  payment_intent: z.string().min(1).nullish(),
+  refunded: z.boolean(),
+  amount: z.number().int(),
+  amount_refunded: z.number().int(),
+  currency: z.string().nullish(),
+});
+type EventCharge = z.infer<typeof chargeSchema>;
+
 const signatureInvalid = () => new AppError('webhook_signature_invalid', 400);
 
 /**
@@ -39,6 +53,11 @@ const signatureInvalid = () => new AppError('webhook_signature_invalid', 400);
  * - checkout.session.expired and checkout.session.async_payment_failed: an appointment still waiting for
  *   this session's payment ends as TK_PaymentFailed and its slot is given back. Arriving after the payment
  *   (out of order) it changes nothing: the state machine has no way back from paid.
+ * - charge.refunded, fully refunded: the refund is recorded on the appointment whose Checkout Session took
+ *   the payment (found through Stripe, which the event does not name; refunds.ts): a pending one, or one
+ *   VetCall never asked for (made in the dashboard), with a warning. Recorded once, whichever of the
+ *   refund job and the event comes first, so a job whose answer from Stripe was lost is covered. A partial
+ *   refund records nothing: the appointment was still paid for.
  * - anything else: acknowledged and ignored.
  */
 export async function handleStripeWebhook(
@@ -77,16 +96,15 @@ export async function handleStripeWebhook(
   return { received: true };
 }
 
-function sessionOf(event: StripeEvent): EventSession {
-  const session = checkoutSessionSchema.safeParse(event.data.object);
-  if (!session.success) {
-    throw new AppError('validation_failed', 400, {
-      message: 'The event carries no Checkout Session.',
-      cause: session.error,
-    });
+function objectOf<T>(event: StripeEvent, schema: z.ZodType<T>, name: string): T {
+  const object = schema.safeParse(event.data.object);
+  if (!object.success) {
+    throw new AppError('validation_failed', 400, { message: `The event carries no ${name}.`, cause: object.error });
   }
-  return session.data;
+  return object.data;
 }
+
+const sessionOf = (event: StripeEvent): EventSession => objectOf(event, checkoutSessionSchema, 'Checkout Session');
 
 async function applyEvent(deps: WebhookDeps, event: StripeEvent): Promise<void> {
   switch (event.type) {
@@ -101,6 +119,8 @@ async function applyEvent(deps: WebhookDeps, event: StripeEvent): Promise<void> 
     case 'checkout.session.expired':
     case 'checkout.session.async_payment_failed':
       return failSession(deps, event, sessionOf(event));
+    case 'charge.refunded':
+      return refundCharge(deps, event, objectOf(event, chargeSchema, 'Charge'));
     default:
       deps.log.info({ eventId: event.id, type: event.type }, 'stripe event ignored');
   }
@@ -158,5 +178,49 @@ async function failSession(deps: WebhookDeps, event: StripeEvent, session: Event
       { eventId: event.id, appointmentId: appointment.id, status: appointment.status },
       'stripe session ended for an appointment no longer waiting for payment; nothing changed',
     );
+  }
+}
+
+/** The appointment paid through the Checkout Session that took this payment (its provider_reference). */
+async function appointmentOfPayment(deps: WebhookDeps, paymentIntentId: string) {
+  const sessions = await deps.stripe.listCheckoutSessionsOfPayment(paymentIntentId);
+  if (sessions.length === 0) return null;
+  const sessionIds = sessions.map((session) => session.id);
+  const [appointment] = await deps.db
+    .select()
+    .from(appointments)
+    .where(inArray(appointments.providerReference, sessionIds))
+    .limit(1);
+  return appointment ?? null;
+}
+
+async function refundCharge(deps: WebhookDeps, event: StripeEvent, charge: EventCharge): Promise<void> {
+  const context = {
+    eventId: event.id,
+    chargeId: charge.id,
+    paymentIntent: charge.payment_intent,
+    amount: charge.amount,
+    amountRefunded: charge.amount_refunded,
+    currency: charge.currency,
+  };
+  if (!charge.refunded) {
+    // VetCall refunds whole payments only: a part given back (in the dashboard) leaves the appointment paid.
+    deps.log.info(context, 'stripe charge partly refunded; nothing recorded');
+    return;
+  }
+  const appointment = charge.payment_intent ? await appointmentOfPayment(deps, charge.payment_intent) : null;
+  if (!appointment) {
+    deps.log.warn(context, 'stripe refund of a payment of no known appointment');
+    return;
+  }
+  const recorded = await markRefunded(deps.db, appointment.id, deps.clock.now(), { unrequested: true });
+  const about = { ...context, appointmentId: appointment.id, status: appointment.status };
+  if (recorded === 'unrequested') {
+    // Money went back without a cancellation asking for it: someone must see whether the appointment stands.
+    deps.log.warn(about, 'stripe payment refunded outside VetCall; refund recorded, appointment status unchanged');
+  } else if (recorded === 'pending') {
+    deps.log.info(about, 'stripe refund recorded from its event');
+  } else {
+    deps.log.info(about, 'stripe refund already recorded; nothing changed');
   }
 }

@@ -5,19 +5,24 @@ import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { createHold, releaseHold } from './holds.service.ts';
 
-/** Holds on slots (ARCHITECTURE §4 "No double booking"), under /api/scheduling: customers only. */
+/**
+ * Holds on slots (ARCHITECTURE §4 "No double booking"), under /api/scheduling: customers hold a time to book
+ * or move their appointment; a vet (own calendar) and managers to move one (scheduling.policy.ts).
+ */
 export const holdRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];
-  const customersOnly = requireAuth(context, 'customer');
+  const signedIn = requireAuth(context);
 
   app.post(
     '/holds',
     {
-      onRequest: customersOnly,
+      onRequest: signedIn,
       schema: {
         tags: ['scheduling'],
-        summary: 'Hold a free slot for 15 minutes (at most 3 live holds per customer)',
-        description: '409 slot_taken when the time is no longer free; 400 when `start` is not a slot of the profile.',
+        summary: 'Hold a free slot for 15 minutes (at most 3 live holds per person)',
+        description:
+          '409 slot_taken when the time is no longer free; 400 when `start` is not a slot of the profile; 403 a ' +
+          'vet on another vet\u2019s calendar.',
         security,
         body: holdInputSchema,
         response: { 201: holdSchema },
@@ -29,7 +34,7 @@ export const holdRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
   app.delete(
     '/holds/:event_id',
     {
-      onRequest: customersOnly,
+      onRequest: signedIn,
       schema: {
         tags: ['scheduling'],
         summary: 'Give back one of one’s own live holds',

@@ -46,10 +46,10 @@ export async function createHold(
   actor: Actor,
   input: { vet_id: number; profile_id?: number; start: string },
 ): Promise<Hold> {
-  if (!canHoldSlot(actor)) throw forbidden();
   assertAllowed(await deps.limiter.hit(`holds:user:${actor.userId}`, HOLD_RATE_LIMIT));
   const vet = await findActiveVet(deps.db, input.vet_id);
   if (!vet) throw notFound();
+  if (!canHoldSlot(actor, vet.userId)) throw forbidden();
   const profile =
     input.profile_id === undefined
       ? (await listProfiles(deps.db, vet.vetId))[0]
@@ -126,7 +126,6 @@ export async function createHold(
  * else, an unknown id, a released hold or one an appointment has claimed: 404.
  */
 export async function releaseHold(deps: Pick<AppContext, 'db' | 'clock'>, actor: Actor, eventId: string) {
-  if (!canHoldSlot(actor)) throw forbidden();
   const [hold] = await deps.db
     .select({ id: calendarEvents.id, customerUserId: calendarEvents.customerUserId })
     .from(calendarEvents)

@@ -304,11 +304,24 @@ describe('scheduling: holds', () => {
       expect((await hold(w.ana.headers, '2026-01-13T09:00:00Z')).statusCode).toBe(404);
     });
 
-    it('is for customers only: anonymous 401, vet and manager 403', async () => {
+    it('is made in the actor\u2019s name: anonymous 401, a vet on another vet\u2019s calendar 403', async () => {
       expect((await hold({}, '2026-01-13T09:00:00Z')).statusCode).toBe(401);
-      expect((await hold(w.vet, '2026-01-13T09:00:00Z')).statusCode).toBe(403);
-      expect((await hold(w.manager, '2026-01-13T09:00:00Z')).statusCode).toBe(403);
+      expect((await hold(w.vet, '2026-01-13T14:00:00Z', w.sara)).statusCode).toBe(403);
       expect(await storedEvents()).toEqual([]);
+    });
+
+    it('lets the vet hold on their own calendar and a manager on any (to move an appointment)', async () => {
+      const byVet = await hold(w.vet, '2026-01-13T09:00:00Z');
+      const byManager = await hold(w.manager, '2026-01-13T14:00:00Z', w.sara);
+      expect([byVet.statusCode, byManager.statusCode]).toEqual([201, 201]);
+      const stored = await storedEvents();
+      expect(stored.map((event) => [event.vetUserId, event.customerUserId])).toEqual([
+        [w.rui.user.id, w.rui.user.id],
+        [w.sara.user.id, expect.any(Number)],
+      ]);
+      expect(stored[1]!.customerUserId).not.toBe(w.sara.user.id);
+      // A staff hold never becomes a booking: only customers book (POST /api/appointments answers 403).
+      expect(await slotStarts('2026-01-13')).not.toContain('09:00');
     });
 
     it('lets exactly one of 100 concurrent requests for one slot through; 99 get 409 slot_taken', async () => {
@@ -340,11 +353,11 @@ describe('scheduling: holds', () => {
       expect((await hold(w.bia.headers, '2026-01-13T09:00:00Z')).statusCode).toBe(201);
     });
 
-    it('answers another customer 404 and keeps the hold; staff 403; anonymous 401', async () => {
+    it('answers anyone but its maker 404 and keeps the hold; anonymous 401', async () => {
       const eventId = (await hold(w.ana.headers, '2026-01-13T09:00:00Z')).json().event_id as string;
       expect((await release(w.bia.headers, eventId)).statusCode).toBe(404);
-      expect((await release(w.vet, eventId)).statusCode).toBe(403);
-      expect((await release(w.manager, eventId)).statusCode).toBe(403);
+      expect((await release(w.vet, eventId)).statusCode).toBe(404);
+      expect((await release(w.manager, eventId)).statusCode).toBe(404);
       expect((await release({}, eventId)).statusCode).toBe(401);
       expect((await storedEvents())[0]!.releasedAt).toBeNull();
     });

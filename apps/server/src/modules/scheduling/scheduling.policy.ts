@@ -4,12 +4,17 @@ import type { Actor } from '../auth/auth.service.ts';
 export const canReadSlots = (actor: Actor) =>
   actor.type === 'customer' || actor.type === 'vet' || actor.type === 'manager';
 
-/** Only customers hold slots, and only for themselves (the hold is made in the actor's name). */
-export const canHoldSlot = (actor: Actor) => actor.type === 'customer';
+/**
+ * Holds are made in the actor's name: customers on any vet (to book, or to move their appointment), a vet on
+ * their own calendar and managers on any vet's (to move an appointment). Only a customer's hold can become
+ * a new booking (canBookAppointment).
+ */
+export const canHoldSlot = (actor: Actor, vetUserId: number) =>
+  actor.type === 'customer' || actor.type === 'manager' || (actor.type === 'vet' && actor.userId === vetUserId);
 
-/** A hold is given back by the customer who made it, no one else. */
+/** A hold is given back by whoever made it, no one else. */
 export const canReleaseHold = (actor: Actor, hold: { customerUserId: number | null }) =>
-  actor.type === 'customer' && hold.customerUserId === actor.userId;
+  hold.customerUserId === actor.userId;
 
 /**
  * Every vet's availability at once (docs/product-rules.md#permissions: managers view and export vets' availability).

@@ -53,6 +53,25 @@ export async function queueMail(
 }
 
 /**
+ * Who a queued email is for and its subject, for the managers' list of failed mail: never the body or the
+ * attachments, which may hold PINs and reset links. Null when the payload cannot be opened (sealed under a
+ * former APP_SECRET, or not a mail payload), so that one unreadable row does not hide the others.
+ */
+export function queuedMailHeading(
+  secrets: Pick<Secrets, 'open'>,
+  payload: unknown,
+): { to: string; subject: string } | null {
+  try {
+    const { sealed } = payload as { sealed: string };
+    const stored = JSON.parse(secrets.open(MAIL_SEAL_PURPOSE, sealed)) as Partial<StoredMail>;
+    if (typeof stored.to !== 'string' || typeof stored.subject !== 'string') return null;
+    return { to: stored.to, subject: stored.subject };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Delivers a queued email through the transport (SMTP, or the local outbox folder). Its Message-ID is the
  * job's, so a message sent again after a crash between sending and recording it is the same message to the
  * receiving servers and mail clients, which drop the duplicate.

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { hang, hangAfterHeaders, startFakeHttpServer, unusedBaseUrl } from '../../../test/fake-http-server.ts';
-import { type FakeStripe, signStripeWebhook, startFakeStripe } from '../../../test/fake-stripe.ts';
+import { type FakeStripe, startFakeStripe } from '../../../test/fake-stripe.ts';
+import { signStripeWebhook } from '../../../test/stripe-webhook-events.ts';
 import {
   type CheckoutSessionRequest,
   constructStripeEvent,
@@ -172,6 +173,20 @@ describe('the Stripe client against the fake Stripe', () => {
       status: 400,
       stripeCode: 'resource_missing',
     });
+  });
+
+  it('finds the Checkout Session of a payment through the list API, and none for a payment it did not take', async () => {
+    const { id } = await client().createCheckoutSession(request, 'checkout-session-list');
+    await client().createCheckoutSession({ ...request, paymentHash: 'payment-hash-0002' }, 'checkout-session-other');
+    const paymentIntent = stripe.setSession(id, { status: 'complete', payment_status: 'paid' }).payment_intent!;
+    const sessions = await client().listCheckoutSessionsOfPayment(paymentIntent);
+    expect(sessions).toEqual([await client().retrieveCheckoutSession(id)]);
+    expect(sessions[0]).toMatchObject({ payment_intent: paymentIntent, client_reference_id: 'payment-hash-0001' });
+    expect(stripe.calls.find((call) => call.method === 'GET' && call.path === '/v1/checkout/sessions')).toMatchObject({
+      query: { payment_intent: paymentIntent },
+      headers: { 'stripe-version': STRIPE_API_VERSION },
+    });
+    expect(await client().listCheckoutSessionsOfPayment('pi_test_unknown')).toEqual([]);
   });
 
   it('reports Stripe’s refusals: other parameters under one idempotency key, a wrong key, a bad expiry', async () => {

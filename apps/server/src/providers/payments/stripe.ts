@@ -2,10 +2,10 @@ import Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 
 /**
- * VetCall's use of Stripe, over the official SDK: Checkout Session create/retrieve, refunds, and webhook
- * signature verification. Stripe's errors come out as two of ours: StripeUnavailable (try again later) and
- * StripeRequestRefused (our parameters or key are wrong). Tested against a local HTTP server that speaks
- * these endpoints (test/fake-stripe.ts).
+ * VetCall's use of Stripe, over the official SDK: Checkout Session create/retrieve/list by payment,
+ * refunds, and webhook signature verification. Stripe's errors come out as two of ours: StripeUnavailable
+ * (try again later) and StripeRequestRefused (our parameters or key are wrong). Tested against a local
+ * HTTP server that speaks these endpoints (test/fake-stripe.ts).
  */
 
 /**
@@ -86,6 +86,11 @@ export interface StripeClient {
   createCheckoutSession(request: CheckoutSessionRequest, idempotencyKey: string): Promise<StripeCheckoutSession>;
   /** GET /v1/checkout/sessions/{id}; null when Stripe does not know the id. */
   retrieveCheckoutSession(id: string): Promise<StripeCheckoutSession | null>;
+  /**
+   * GET /v1/checkout/sessions?payment_intent=: the Checkout Session that took a payment, as a list (empty
+   * when the payment was not made through Checkout). A refund event names only the payment.
+   */
+  listCheckoutSessionsOfPayment(paymentIntentId: string): Promise<StripeCheckoutSession[]>;
   /** POST /v1/refunds: the whole amount of a payment back to the customer. */
   refundPayment(paymentIntentId: string, idempotencyKey: string): Promise<StripeRefund>;
 }
@@ -191,6 +196,11 @@ export function createStripeClient(settings: StripeSettings): StripeClient {
         if (error instanceof StripeRequestRefused && error.status === 404) return null;
         throw error;
       }
+    },
+    async listCheckoutSessionsOfPayment(paymentIntentId) {
+      // Stripe makes one Checkout Session per PaymentIntent: the first page (10) holds all there are.
+      const page = await call(() => stripe.checkout.sessions.list({ payment_intent: paymentIntentId }));
+      return page.data.map(checkoutSessionOf);
     },
     async refundPayment(paymentIntentId, idempotencyKey) {
       const refund = await call(() => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }));

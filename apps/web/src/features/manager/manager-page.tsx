@@ -6,6 +6,7 @@ import { useSession } from '../../lib/auth-store';
 import { AccessCodesPanel } from '../access-codes/access-codes-panel';
 import { ManagerAppointmentsPanel } from '../appointments/components/manager-appointments-panel';
 import { VetsAvailabilityPanel } from '../availability/vets-availability-panel';
+import { UndeliveredMailPanel } from '../failed-mail/undelivered-mail-panel';
 import { ProductsPanel } from '../products/products-panel';
 import { CustomersTable } from '../staff/components/customers-table';
 import { StaffTable } from '../staff/components/staff-table';
@@ -27,6 +28,7 @@ export function ManagerPage() {
         {mode === 'appointments_access_codes' && <AccessCodesPanel />}
         {mode === 'vets_availability' && <VetsAvailabilityPanel />}
         {mode === 'appointments' && <ManagerAppointmentsPanel />}
+        {mode === 'undelivered_mail' && <UndeliveredMailPanel />}
       </div>
     </AuthenticatedLayout>
   );

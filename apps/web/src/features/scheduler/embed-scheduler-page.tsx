@@ -1,20 +1,18 @@
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Container, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
+import { Alert, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
 import type { FreeSlotDto, Hold } from '@vetcall/shared/schemas/scheduling';
-import { addDaysToDateKey } from '@vetcall/shared/scheduling/zoned-time';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
 import { useSession } from '../../lib/auth-store';
 import { apiErrorMessage } from '../../lib/form-errors';
-import { browserTimeZone, formatDateKey, formatDateTime, formatTime } from '../../lib/format';
+import { browserTimeZone, formatDateTime, formatTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
-import { useFreeSlots } from '../availability/api/availability';
 import { lastBookableDate } from './booking-window';
 import { postToParent } from './scheduler-messages';
-import classes from './embed-scheduler-page.module.css';
+import { createHold } from './holds-api';
+import { SlotPicker } from './slot-picker';
 
 function positiveInteger(value: string | null): number | undefined {
   return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
@@ -37,7 +35,7 @@ export function EmbedSchedulerPage() {
   const today = useMemo(() => todayKey(new Date(), tz), [tz]);
   const lastDate = lastBookableDate(today);
   const requested = search.get('date') ?? '';
-  const [date, setDate] = useState(requested >= today && requested <= lastDate ? requested : today);
+  const date = requested >= today && requested <= lastDate ? requested : today;
 
   if (user?.type !== 'customer') {
     return (
@@ -56,14 +54,12 @@ export function EmbedSchedulerPage() {
   return (
     <SchedulerShell>
       <DateSlots
-        key={date}
         vetId={vetId}
         profileId={profileId}
         tz={tz}
         date={date}
         today={today}
         lastDate={lastDate}
-        onDateChange={setDate}
         name={search.get('name') ?? ''}
         prefix={search.get('prefix') ?? ''}
       />
@@ -100,36 +96,26 @@ function DateSlots(props: {
   date: string;
   today: string;
   lastDate: string;
-  onDateChange: (date: string) => void;
   name: string;
   prefix: string;
 }) {
   const { t } = useTranslation();
   const locale = currentLocale();
-  const { vetId, profileId, tz, date, today, lastDate, onDateChange } = props;
-  const slots = useFreeSlots(vetId, { from: date, to: date, tz }, profileId);
-  const [chosen, setChosen] = useState<FreeSlotDto | null>(null);
-  const [holding, setHolding] = useState(false);
+  const { vetId, profileId } = props;
   const [failure, setFailure] = useState<string | null>(null);
   const [held, setHeld] = useState<Hold | null>(null);
 
-  async function confirm(slot: FreeSlotDto) {
-    setHolding(true);
+  async function hold(slot: FreeSlotDto): Promise<boolean> {
     setFailure(null);
     try {
-      const hold = await apiRequest<Hold>('/api/scheduling/holds', {
-        method: 'POST',
-        body: { vet_id: vetId, profile_id: profileId, start: slot.start },
-      });
-      setHeld(hold);
-      postToParent({ status: 'success', eventId: hold.event_id, startTime: hold.start });
+      const created = await createHold({ vet_id: vetId, profile_id: profileId, start: slot.start });
+      setHeld(created);
+      postToParent({ status: 'success', eventId: created.event_id, startTime: created.start });
+      return true;
     } catch (error) {
       setFailure(apiErrorMessage(t, error, 'scheduler.hold_error'));
-      setChosen(null);
-      if (error instanceof ApiError && error.code === 'slot_taken') void slots.refetch();
       postToParent({ status: 'error', reason: error instanceof ApiError ? error.code : 'network_error' });
-    } finally {
-      setHolding(false);
+      return false;
     }
   }
 
@@ -147,63 +133,21 @@ function DateSlots(props: {
   return (
     <Stack>
       {props.name && <Text>{t('scheduler.greeting', { name: props.name })}</Text>}
-      <Text size="sm" c="dimmed">
-        {t('slots.zone_note', { zone: tz })}
-      </Text>
-      <Title order={2} size="h4" aria-live="polite">
-        {formatDateKey(date, locale)}
-      </Title>
-      <Group justify="space-between" align="flex-end" wrap="nowrap">
-        <Button variant="default" disabled={date <= today} onClick={() => onDateChange(addDaysToDateKey(date, -1))}>
-          {t('scheduler.previous_day')}
-        </Button>
-        <DateInput
-          label={t('scheduler.date')}
-          value={date}
-          minDate={today}
-          maxDate={lastDate}
-          onChange={(value) => {
-            if (value) onDateChange(value);
-          }}
-        />
-        <Button variant="default" disabled={date >= lastDate} onClick={() => onDateChange(addDaysToDateKey(date, 1))}>
-          {t('scheduler.next_day')}
-        </Button>
-      </Group>
       {failure && (
         <Alert color="red" role="alert">
           {failure}
         </Alert>
       )}
-      {slots.isPending && <Loader aria-label={t('app.loading')} />}
-      {slots.isError && (
-        <Alert color="red" role="alert">
-          {apiErrorMessage(t, slots.error, 'scheduler.load_error')}
-        </Alert>
-      )}
-      {slots.data?.length === 0 && <Text c="dimmed">{t('scheduler.no_slots')}</Text>}
-      {slots.data && slots.data.length > 0 && (
-        <div className={classes.slots} role="group" aria-label={t('slots.free_times')}>
-          {slots.data.map((slot) => (
-            <Button
-              key={slot.start}
-              variant={chosen?.start === slot.start ? 'filled' : 'default'}
-              aria-pressed={chosen?.start === slot.start}
-              onClick={() => setChosen(slot)}
-            >
-              {slot.local_start}
-            </Button>
-          ))}
-        </div>
-      )}
-      {chosen && (
-        <Group justify="flex-end">
-          <Text>{t('scheduler.chosen', { time: formatDateTime(chosen.start, locale) })}</Text>
-          <Button onClick={() => void confirm(chosen)} loading={holding}>
-            {t('scheduler.confirm')}
-          </Button>
-        </Group>
-      )}
+      <SlotPicker
+        vetId={vetId}
+        profileId={profileId}
+        tz={props.tz}
+        firstDate={props.today}
+        lastDate={props.lastDate}
+        initialDate={props.date}
+        confirmLabel={t('scheduler.confirm')}
+        onConfirm={hold}
+      />
     </Stack>
   );
 }

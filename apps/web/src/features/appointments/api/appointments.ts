@@ -8,6 +8,7 @@ import type {
   CancelAppointmentInput,
   MyAppointmentPage,
   MyAppointmentsWhen,
+  RescheduleAppointmentInput,
   VetCustomer,
 } from '@vetcall/shared/schemas/appointment';
 import { apiDownload, apiRequest } from '../../../lib/api-client';
@@ -126,4 +127,17 @@ export function cancelAppointment(appointmentId: number, input: CancelAppointmen
     method: 'POST',
     body: input,
   });
+}
+
+/** POST /api/appointments/{appointment_id}/reschedule: to the time the actor holds; answers the appointment. */
+export function rescheduleAppointment(appointmentId: number, input: RescheduleAppointmentInput, locale: Locale) {
+  return apiRequest<AppointmentDto>(`/api/appointments/${appointmentId}/reschedule?lang=${locale}`, {
+    method: 'POST',
+    body: input,
+  });
+}
+
+/** POST /api/appointments/{appointment_id}/complete: the vet marks it done; answers it, now TK_Completed. */
+export function completeAppointment(appointmentId: number, locale: Locale) {
+  return apiRequest<AppointmentDto>(`/api/appointments/${appointmentId}/complete?lang=${locale}`, { method: 'POST' });
 }

@@ -13,6 +13,7 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { APPOINTMENT_12, lifecycleOf } from '../../../test/appointment-fixtures';
 import { fakeApi } from '../../../test/fake-api';
 import { fileAddedNoticeSchema, fileRemovedSchema } from '../../../test/route-schemas';
 import { initTestI18n, withProviders } from '../../../test/render';
@@ -21,29 +22,7 @@ import { AppointmentDetailModal } from './appointment-detail';
 
 vi.mock('../api/upload-files', () => ({ uploadAppointmentFiles: vi.fn() }));
 
-const common = {
-  appointment_id: 12,
-  id: 12,
-  hash: 'h'.repeat(22),
-  schedule: '2026-11-20T10:00:00.000Z',
-  duration_minutes: 30,
-  customer_user_id: 5,
-  customer_name: 'Rita Sousa',
-  customerEmail: 'rita@x.test',
-  pet_id: 7,
-  pet_name: 'Bolinha',
-  pet_policy: null,
-  vet_user_id: 3,
-  vet_name: 'Dr. Rui',
-  vetEmail: 'rui@x.test',
-  description: 'Itching since Monday',
-  appointment_status_key: 'TK_Confirmed',
-  appointment_status: 'Confirmed',
-  status_date: '2026-11-18T09:00:00.000Z',
-  calendar_event_id: null,
-  timezone_diff: 0,
-  price: 2500,
-} as const;
+const common = { ...APPOINTMENT_12, lifecycle: lifecycleOf() };
 
 const asCustomer: AppointmentDto = { ...common, viewer: 'customer', customer_pin: '123456' };
 const asVet: AppointmentDto = { ...common, viewer: 'vet', vet_observations: 'Mild dermatitis.', vet_pin: '654321' };

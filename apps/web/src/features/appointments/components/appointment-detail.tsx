@@ -9,6 +9,7 @@ import { formatDateTime } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
 import { useAppointment, useAppointmentFiles } from '../api/appointments';
 import { AppointmentFilesSection } from './appointment-files-section';
+import { AppointmentLifecycle } from './appointment-lifecycle';
 import { AppointmentRecordText } from './appointment-record-text';
 import { useAppointmentEdit } from './use-appointment-edit';
 
@@ -98,6 +99,7 @@ function LoadedAppointment({
   return (
     <Stack gap="lg">
       <AppointmentSummary appointment={appointment} locale={locale} onOpenPetRecord={onOpenPetRecord} />
+      {!edit.editing && <AppointmentLifecycle appointment={appointment} locale={locale} />}
       <AppointmentRecordText appointment={appointment} edit={edit} />
       <AppointmentFilesSection appointmentId={appointment.appointment_id} files={files} edit={edit} locale={locale} />
 

@@ -3,7 +3,12 @@ import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/cor
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CANCEL_REASON_MAX } from '@vetcall/shared/constants';
-import { cancelAppointmentSchema, type MyAppointmentItem } from '@vetcall/shared/schemas/appointment';
+import type { AppointmentViewer, CancellationTerms } from '@vetcall/shared/appointment-rules';
+import {
+  type AppointmentDto,
+  cancelAppointmentSchema,
+  type MyAppointmentItem,
+} from '@vetcall/shared/schemas/appointment';
 import { actionErrorMessage } from '../../../lib/form-errors';
 import { formatDateTime, formatEuros } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
@@ -14,18 +19,29 @@ import { APPOINTMENT_KEY, APPOINTMENT_LISTS_KEY, cancelAppointment } from '../ap
 export const isPaidAppointment = (item: Pick<MyAppointmentItem, 'price' | 'appointment_status_key'>) =>
   item.price > 0 && item.appointment_status_key !== 'TK_PendingPayment';
 
+/** What the dialog needs of an appointment: a row of My appointments, or an appointment detail. */
+export interface CancelTarget extends Pick<
+  MyAppointmentItem,
+  'appointment_id' | 'schedule' | 'pet_name' | 'vet_name' | 'price' | 'appointment_status_key'
+> {
+  viewer: AppointmentViewer;
+  /** The server's cancellationTerms for the reader, now. */
+  cancel: CancellationTerms;
+}
+
+export const cancelTargetOfRow = (item: MyAppointmentItem): CancelTarget => ({ ...item, viewer: 'customer' });
+export const cancelTargetOf = (appointment: AppointmentDto): CancelTarget => ({
+  ...appointment,
+  cancel: appointment.lifecycle.can.cancel,
+});
+
 /**
- * Asks before the customer cancels one of their appointments (POST /api/appointments/{id}/cancel), with
- * an optional reason told to the vet. What happens to the money is the server's own `cancel` terms of the
- * row: refunded in full, or, within 24 hours of the start, a warning that nothing is refunded.
+ * Asks before an appointment is cancelled (POST /api/appointments/{id}/cancel), with an optional reason told
+ * to the other party. What happens to the money is the server's own cancellation terms: for the customer,
+ * refunded in full or, within 24 hours of the start, a warning that nothing is refunded; for the vet and
+ * managers, the customer is always refunded.
  */
-export function CancelAppointmentModal({
-  item,
-  onClose,
-}: {
-  item: MyAppointmentItem | undefined;
-  onClose: () => void;
-}) {
+export function CancelAppointmentModal({ item, onClose }: { item: CancelTarget | undefined; onClose: () => void }) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -39,7 +55,7 @@ export function CancelAppointmentModal({
   );
 }
 
-function CancelAppointmentForm({ item, onDone }: { item: MyAppointmentItem; onDone: () => void }) {
+function CancelAppointmentForm({ item, onDone }: { item: CancelTarget; onDone: () => void }) {
   const { t } = useTranslation();
   const locale = currentLocale();
   const queryClient = useQueryClient();
@@ -58,6 +74,7 @@ function CancelAppointmentForm({ item, onDone }: { item: MyAppointmentItem; onDo
   const price = formatEuros(item.price, locale);
   const paid = isPaidAppointment(item);
   const refund = item.cancel.allowed && item.cancel.refund;
+  const byCustomer = item.viewer === 'customer';
 
   return (
     <Stack>
@@ -68,15 +85,21 @@ function CancelAppointmentForm({ item, onDone }: { item: MyAppointmentItem; onDo
           when: formatDateTime(item.schedule, locale),
         })}
       </Text>
-      {paid && !refund && (
+      {paid && byCustomer && !refund && (
         <Alert color="orange" title={t('my_appointments.refund_no_title')} role="alert">
           {t('my_appointments.refund_no', { price })}
         </Alert>
       )}
-      {paid && refund && <Text size="sm">{t('my_appointments.refund_yes', { price })}</Text>}
+      {paid && refund && (
+        <Text size="sm">
+          {t(byCustomer ? 'my_appointments.refund_yes' : 'my_appointments.refund_customer', { price })}
+        </Text>
+      )}
       <Textarea
         label={t('my_appointments.reason_label')}
-        description={t('my_appointments.reason_description')}
+        description={t(
+          byCustomer ? 'my_appointments.reason_description_customer' : 'my_appointments.reason_description_staff',
+        )}
         value={reason}
         onChange={(event) => setReason(event.currentTarget.value)}
         maxLength={CANCEL_REASON_MAX}

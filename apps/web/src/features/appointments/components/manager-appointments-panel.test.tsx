@@ -13,6 +13,7 @@ import { userRowSchema } from '@vetcall/shared/schemas/staff';
 import { browserTimeZone } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { lifecycleOf } from '../../../test/appointment-fixtures';
 import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
 import { writeDate } from '../../../test/user-input';
@@ -47,6 +48,7 @@ function fakeServer() {
     pet_policy: null,
     vetEmail: 'rui@x.test',
     description: 'Itching',
+    lifecycle: lifecycleOf(),
     calendar_event_id: null,
     timezone_diff: 0,
     viewer: 'manager',

@@ -13,6 +13,7 @@ import {
 import { browserTimeZone, formatDateTime } from '../../../lib/format';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { lifecycleOf } from '../../../test/appointment-fixtures';
 import { fakeApi, refusal } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
 import { MyAppointmentsPanel } from './my-appointments-panel';
@@ -29,6 +30,7 @@ function item(id: number, overrides: Partial<MyAppointmentItem> = {}): MyAppoint
     appointment_status: 'Confirmed',
     price: 2500,
     cancel: { allowed: true, refund: true },
+    reschedule: { allowed: false, reason: 'invalid_transition' },
     ...overrides,
   };
 }
@@ -65,7 +67,7 @@ const completed = item(5, {
 /** The server: two pages of upcoming, one of past; a cancel turns the row canceled. */
 function fakeServer() {
   let canceled: number | undefined;
-  const { cancel: _terms, ...listed } = refunded;
+  const { cancel: _terms, reschedule: _moves, ...listed } = refunded;
   const detail: AppointmentDto = {
     ...listed,
     id: 1,
@@ -82,6 +84,7 @@ function fakeServer() {
     timezone_diff: 0,
     viewer: 'customer',
     customer_pin: null,
+    lifecycle: lifecycleOf(),
   };
   const current = (row: MyAppointmentItem): MyAppointmentItem =>
     row.appointment_id === canceled

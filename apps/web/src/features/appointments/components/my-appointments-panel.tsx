@@ -10,18 +10,20 @@ import { apiErrorMessage } from '../../../lib/form-errors';
 import { browserTimeZone, formatDateTime, formatEuros } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
 import { useMyAppointments } from '../api/appointments';
-import { CancelAppointmentModal } from './cancel-appointment-modal';
+import { CancelAppointmentModal, type CancelTarget, cancelTargetOfRow } from './cancel-appointment-modal';
+import { RescheduleModal } from './reschedule-modal';
 import { RecordViewModals, useRecordViews } from './record-views';
 
 /**
  * The customer's own appointments (/customer?mode=appointments): upcoming (soonest first, still in an open
  * room included) and past (latest first), in the browser's zone, named. A row opens the appointment
- * detail; Cancel shows where the server's terms allow it, and asks first.
+ * detail; Reschedule and Cancel show where the server's terms allow them, and ask first.
  */
 export function MyAppointmentsPanel() {
   const { t } = useTranslation();
   const [when, setWhen] = useState<MyAppointmentsWhen>('upcoming');
-  const [canceling, setCanceling] = useState<MyAppointmentItem>();
+  const [canceling, setCanceling] = useState<CancelTarget>();
+  const [rescheduling, setRescheduling] = useState<number>();
   const views = useRecordViews();
   const timeZone = useMemo(() => browserTimeZone(), []);
 
@@ -44,7 +46,8 @@ export function MyAppointmentsPanel() {
               <MyAppointmentsList
                 when={value}
                 onOpen={(item) => views.open({ kind: 'appointment', appointmentId: item.appointment_id })}
-                onCancel={setCanceling}
+                onCancel={(item) => setCanceling(cancelTargetOfRow(item))}
+                onReschedule={(item) => setRescheduling(item.appointment_id)}
               />
             </Stack>
           </Tabs.Panel>
@@ -52,6 +55,7 @@ export function MyAppointmentsPanel() {
       </Tabs>
       <RecordViewModals views={views} />
       <CancelAppointmentModal item={canceling} onClose={() => setCanceling(undefined)} />
+      <RescheduleModal appointmentId={rescheduling} onClose={() => setRescheduling(undefined)} />
     </Stack>
   );
 }
@@ -60,10 +64,12 @@ function MyAppointmentsList({
   when,
   onOpen,
   onCancel,
+  onReschedule,
 }: {
   when: MyAppointmentsWhen;
   onOpen: (item: MyAppointmentItem) => void;
   onCancel: (item: MyAppointmentItem) => void;
+  onReschedule: (item: MyAppointmentItem) => void;
 }) {
   const { t } = useTranslation();
   const locale = currentLocale();
@@ -122,6 +128,16 @@ function MyAppointmentsList({
                       >
                         {t('my_appointments.details')}
                       </Button>
+                      {item.reschedule.allowed && (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => onReschedule(item)}
+                          aria-label={t('my_appointments.reschedule_named', names)}
+                        >
+                          {t('my_appointments.reschedule')}
+                        </Button>
+                      )}
                       {item.cancel.allowed && (
                         <Button
                           size="xs"

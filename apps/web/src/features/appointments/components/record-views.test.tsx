@@ -7,6 +7,7 @@ import { type AppointmentDto, appointmentFileSchema, appointmentSchema } from '@
 import { type PetRecord, petRecordSchema } from '@vetcall/shared/schemas/pet';
 import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
+import { APPOINTMENT_12, lifecycleOf } from '../../../test/appointment-fixtures';
 import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../../test/render';
 import { RecordViewModals, useRecordViews } from './record-views';
@@ -53,27 +54,9 @@ const record: PetRecord = {
 };
 
 const appointment: AppointmentDto = {
-  appointment_id: 12,
-  id: 12,
-  hash: 'h'.repeat(22),
+  ...APPOINTMENT_12,
   schedule: '2026-11-21T11:30:00.000Z',
-  duration_minutes: 30,
-  customer_user_id: 5,
-  customer_name: 'Rita Sousa',
-  customerEmail: 'rita@x.test',
-  pet_id: 7,
-  pet_name: 'Bolinha',
-  pet_policy: null,
-  vet_user_id: 3,
-  vet_name: 'Dr. Rui',
-  vetEmail: 'rui@x.test',
-  description: 'Itching since Monday',
-  appointment_status_key: 'TK_Confirmed',
-  appointment_status: 'Confirmed',
-  status_date: '2026-11-18T09:00:00.000Z',
-  calendar_event_id: null,
-  timezone_diff: 0,
-  price: 2500,
+  lifecycle: lifecycleOf(),
   viewer: 'customer',
   customer_pin: '123456',
 };
