@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { catalog, type Lang } from './catalog';
 import { DEMO, expectAccessible, logIn, typeDate } from './fixtures';
 
 /**
@@ -38,29 +39,37 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
-/** Fills the booking form, opens the scheduler and reserves `time` on `date` with a demo vet (João by default). */
+/**
+ * Fills the booking form, opens the scheduler and reserves `time` on `date` with a demo vet (João by
+ * default), in `lang` (English by default): the labels are the catalog's.
+ */
 export async function bookUntilPayment(
   page: Page,
-  options: { code: string; date: string; time: string; complaint: string; vetName?: string },
+  options: { code: string; date: string; time: string; complaint: string; vetName?: string; lang?: Lang },
 ) {
-  await logIn(page, DEMO.customer.email);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Schedule appointment');
-  await page.getByLabel(/^Access code/).fill(options.code);
-  await expect(page.getByText(/^Valid access code/)).toBeVisible();
-  await page.getByLabel(/^Pet/).selectOption({ label: 'Bolinha' });
-  await page.getByLabel(/^Chief complaint/).fill(options.complaint);
+  const lang = options.lang ?? 'en';
+  const { t, startOf } = catalog(lang);
+  await logIn(page, DEMO.customer.email, undefined, lang);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('modes.customer.appointment_req'));
+  await page.getByLabel(startOf('booking.access_code')).fill(options.code);
+  await expect(page.getByText(startOf('booking.ValidAccessCode'))).toBeVisible();
+  await page.getByLabel(startOf('booking.pet')).selectOption({ label: 'Bolinha' });
+  await page.getByLabel(startOf('booking.description')).fill(options.complaint);
   await page.locator('input[type="file"]').setInputFiles({ name: 'ear.png', mimeType: 'image/png', buffer: TINY_PNG });
-  await typeDate(page.getByLabel(/^Date/), options.date);
-  const vet = page.getByLabel(/^Vet/);
+  await typeDate(page.getByLabel(startOf('booking.date')), options.date, lang);
+  const vet = page.getByLabel(startOf('booking.vet'));
   await expect(vet).toBeEnabled();
   const vetName = options.vetName ?? DEMO.vet.name;
   const label = (await vet.locator('option', { hasText: vetName }).first().textContent())!.trim();
   await vet.selectOption({ label });
-  await page.getByLabel(/privacy policy/).check();
-  await page.getByLabel(/terms of telemedicine/).check();
+  await page.getByLabel(startOf('booking.consent_privacy')).check();
+  await page.getByLabel(startOf('booking.consent_terms')).check();
   await expectAccessible(page);
-  await page.getByRole('button', { name: 'Schedule' }).click();
-  const scheduler = page.frameLocator('iframe[title="Scheduling calendar"]');
-  await scheduler.getByRole('group', { name: 'Free times' }).getByRole('button', { name: options.time }).click();
-  await scheduler.getByRole('button', { name: 'Reserve this time' }).click();
+  await page.getByRole('button', { name: t('booking.schedule'), exact: true }).click();
+  const scheduler = page.frameLocator(`iframe[title="${t('booking.scheduler_title')}"]`);
+  await scheduler
+    .getByRole('group', { name: t('slots.free_times') })
+    .getByRole('button', { name: options.time })
+    .click();
+  await scheduler.getByRole('button', { name: t('scheduler.confirm') }).click();
 }

@@ -1,5 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { catalog, type Lang } from './catalog';
 
 export const DEMO_PASSWORD = 'vetcall-demo';
 
@@ -15,12 +16,13 @@ export const DEMO = {
   },
 } as const;
 
-/** Logs in through the English login screen. */
-export async function logIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.goto('/?lang=en');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel(/^Password/).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+/** Logs in through the login screen of `lang` (English by default): the app then speaks that language. */
+export async function logIn(page: Page, email: string, password = DEMO_PASSWORD, lang: Lang = 'en') {
+  const { t, startOf } = catalog(lang);
+  await page.goto(`/?lang=${lang}`);
+  await page.getByLabel(startOf('login.email')).fill(email);
+  await page.getByLabel(startOf('login.password')).fill(password);
+  await page.getByRole('button', { name: t('login.submit'), exact: true }).click();
 }
 
 /** Fails on serious or critical accessibility violations (axe-core, WCAG 2.1 A/AA). */
@@ -37,13 +39,13 @@ export async function expectAccessible(page: Page) {
 }
 
 /** A 'YYYY-MM-DD' date as a date field shows it to a reader of `lang` (en MM/DD/YYYY, pt DD/MM/YYYY). */
-export function shownDate(dateKey: string, lang: 'en' | 'pt' | 'pt-BR' = 'en'): string {
+export function shownDate(dateKey: string, lang: Lang = 'en'): string {
   const [year, month, day] = dateKey.split('-');
   return lang === 'en' ? `${month}/${day}/${year}` : `${day}/${month}/${year}`;
 }
 
 /** Types a date into a date field as a person would: in the shown format, then Tab to the next field. */
-export async function typeDate(field: Locator, dateKey: string, lang: 'en' | 'pt' | 'pt-BR' = 'en') {
+export async function typeDate(field: Locator, dateKey: string, lang: Lang = 'en') {
   await field.click();
   await field.press('ControlOrMeta+A');
   await field.pressSequentially(shownDate(dateKey, lang));

@@ -268,9 +268,10 @@ export async function cancelCheckout(
   deps: PaymentDeps,
   actor: Actor,
   paymentHash: string,
+  locale: Locale,
 ): Promise<{ redirect_url: string }> {
   const { appointment } = await findOwnedByPaymentHash(deps.db, actor, paymentHash);
-  const done = { redirect_url: canceledPaymentPath(actor.locale) };
+  const done = { redirect_url: canceledPaymentPath(locale) };
   if (appointment.status === 'TK_Canceled' || appointment.status === 'TK_PaymentFailed') return done;
   if (await endUnpaidAppointment(deps, appointment.id, 'TK_Canceled')) return done;
   // Not waiting for payment (any more): paid meanwhile, or ended by someone else.

@@ -158,12 +158,17 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         schema: {
           tags: ['payments'],
           summary: 'Leave the built-in checkout: the appointment is canceled and its slot given back',
+          description: '`lang` is the language of the page the browser goes to next (default: the customer\u2019s).',
           security,
           params: paymentHashParams,
+          querystring: langQuery,
           response: { 200: checkoutResultSchema },
         },
       },
-      async (request) => cancelCheckout(deps, actorOf(request), request.params.payment_hash),
+      async (request) => {
+        const actor = actorOf(request);
+        return cancelCheckout(deps, actor, request.params.payment_hash, request.query.lang ?? actor.locale);
+      },
     );
   }
 

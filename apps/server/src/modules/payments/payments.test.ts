@@ -57,8 +57,8 @@ describe('payments with the built-in provider', () => {
       headers,
       payload: { card_number: card, expiry: '12/30', cvc: '123', name: 'Ana Test' },
     });
-  const cancel = (headers: Record<string, string>, hash: string) =>
-    t.app.inject({ method: 'POST', url: `/api/payment/checkout/${hash}/cancel`, headers });
+  const cancel = (headers: Record<string, string>, hash: string, query = '') =>
+    t.app.inject({ method: 'POST', url: `/api/payment/checkout/${hash}/cancel${query}`, headers });
   const lookup = (headers: Record<string, string>, hash: string) =>
     t.app.inject({ method: 'GET', url: `/api/appointments/paymenthash/${hash}`, headers });
   const confirm = (headers: Record<string, string>, hash: string, language = 'en') =>
@@ -336,6 +336,10 @@ describe('payments with the built-in provider', () => {
       const response = await cancel(w.ana.headers, paymentHash);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ redirect_url: '/customerdata?lang=en&access=customer&payment_canceled=1' });
+      // Again, from a page read in Portuguese: the same answer, in the language being read.
+      expect((await cancel(w.ana.headers, paymentHash, '?lang=pt')).json()).toEqual({
+        redirect_url: '/customerdata?lang=pt&access=customer&payment_canceled=1',
+      });
       const { appointment: after, event } = await readAppointment(t, appointment.id);
       expect(after.status).toBe('TK_Canceled');
       expect(event).toMatchObject({ kind: 'hold', releasedAt: NOW_DATE });

@@ -142,13 +142,13 @@ function CardForm({ checkout }: { checkout: Checkout }) {
   const requestSent = `/requestsent/${encodeURIComponent(checkout.payment_hash)}`;
 
   const pay = useMutation({
-    mutationFn: (card: CheckoutPay) => payCheckout(checkout.payment_hash, card),
+    mutationFn: (card: CheckoutPay) => payCheckout(checkout.payment_hash, card, locale),
     onMutate: () => setFailure(null),
     onSuccess: ({ redirect_url }) => leavePage(redirect_url, requestSent),
     onError: (error) => setFailure(actionErrorMessage(t, error, 'checkout.pay_error')),
   });
   const cancel = useMutation({
-    mutationFn: () => cancelCheckout(checkout.payment_hash),
+    mutationFn: () => cancelCheckout(checkout.payment_hash, locale),
     onMutate: () => setFailure(null),
     onSuccess: ({ redirect_url }) =>
       leavePage(redirect_url, `/customerdata?lang=${currentLocale()}&access=customer&payment_canceled=1`),

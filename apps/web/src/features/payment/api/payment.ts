@@ -22,12 +22,20 @@ export function fetchCheckout(paymentHash: string, signal?: AbortSignal) {
   return apiRequest<Checkout>(checkoutPath(paymentHash), { signal });
 }
 
-/** POST …/pay with the test card: where the browser goes next, or 402 card_declined. */
-export function payCheckout(paymentHash: string, card: CheckoutPay) {
-  return apiRequest<{ redirect_url: string }>(`${checkoutPath(paymentHash)}/pay`, { method: 'POST', body: card });
+/**
+ * POST …/pay with the test card: where the browser goes next (in the language being read, not the account's
+ * stored one), or 402 card_declined.
+ */
+export function payCheckout(paymentHash: string, card: CheckoutPay, locale: Locale) {
+  return apiRequest<{ redirect_url: string }>(`${checkoutPath(paymentHash)}/pay?lang=${locale}`, {
+    method: 'POST',
+    body: card,
+  });
 }
 
-/** POST …/cancel: releases the slot; answers where the browser goes (the booking screen). */
-export function cancelCheckout(paymentHash: string) {
-  return apiRequest<{ redirect_url: string }>(`${checkoutPath(paymentHash)}/cancel`, { method: 'POST' });
+/** POST …/cancel: releases the slot; answers where the browser goes (the booking screen, in `locale`). */
+export function cancelCheckout(paymentHash: string, locale: Locale) {
+  return apiRequest<{ redirect_url: string }>(`${checkoutPath(paymentHash)}/cancel?lang=${locale}`, {
+    method: 'POST',
+  });
 }
