@@ -22,7 +22,9 @@ export function catalog(lang: Lang) {
   const startOf = (key: string, values: Record<string, string> = {}) => new RegExp(`^${escape(t(key, values))}`);
   /** The words of a message before its first placeholder. */
   const prefix = (key: string) => t(key).split('{{')[0]!;
-  return { t, startOf, prefix };
+  /** A message without its closing punctuation, as the start of a text that may go on (':' or '.' and more). */
+  const stemOf = (key: string) => new RegExp(`^${escape(t(key).replace(/[.:!]$/, ''))}`);
+  return { t, startOf, prefix, stemOf };
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -116,4 +116,27 @@ describe('the appointment jobs: completion, unconfirmed requests, reminders', ()
     expect(mailsTo('ana@example.test')).toHaveLength(1);
     expect(mailsTo('rui@clinic.test')).toHaveLength(1);
   });
+
+  it('completes and cancels each appointment once when two instances tick and drain at the same moment', async () => {
+    const second = createContext(t.config, t.context.database, { clock, mailer: t.context.mailer });
+    const sequences = {
+      confirmed: (await rowOf(w.confirmed.id)).calendarSequence,
+      requested: (await rowOf(w.requested.id)).calendarSequence,
+    };
+    // Both are due: Ana's room closed, Bruno's request reached its start unconfirmed.
+    clock.set(new Date(w.requested.schedule.getTime() + MINUTE_MS));
+    await Promise.all([t.context.jobs.tick(), second.jobs.tick()]);
+    await Promise.all([t.context.jobs.drain(), second.jobs.drain()]);
+    await second.jobs.stop();
+    expect(await rowOf(w.confirmed.id)).toMatchObject({
+      status: 'TK_Completed',
+      calendarSequence: sequences.confirmed + 1,
+    });
+    expect(await rowOf(w.requested.id)).toMatchObject({
+      status: 'TK_Canceled',
+      calendarSequence: sequences.requested + 1,
+    });
+    expect(mailsTo('bruno@example.test')).toHaveLength(1);
+    expect(mailsTo('sara@clinic.test')).toHaveLength(1);
+  });
 });

@@ -4,7 +4,7 @@ import { appointments, calendarEvents } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { type AppointmentRow, transitionAppointment } from '../../db/appointment-transition.ts';
 import { isPaidStatus } from './appointment.policy.ts';
-import { type NotifyDeps, notifyRequestReceived } from './request-emails.ts';
+import { type NotifyDeps, queueRequestReceived } from './request-emails.ts';
 
 export type PaymentProviderName = 'builtin' | 'stripe' | 'free';
 
@@ -95,7 +95,7 @@ export interface PaymentReceived {
 /**
  * Marks an appointment paid, in one transaction: TK_PendingPayment → TK_Requested (through the state
  * machine) with paid_at and the provider, and its hold turned into the booking (kind 'booking', no
- * expiry). Then, after the commit, the request emails go out once (request-emails.ts).
+ * expiry), and the request emails queued once (request-emails.ts), all in one transaction.
  *
  * Already paid: nothing changes and `newlyPaid` is false (a replayed event, a double submit).
  * Not payable — its hold lapsed or was released, or the appointment failed or was canceled: 409
@@ -141,6 +141,8 @@ export async function markAppointmentPaid(
     });
     // The row is locked and was TK_PendingPayment: the move cannot be refused.
     if (!paid) throw new Error(`appointment ${appointmentId} could not move to TK_Requested`);
+    // The request mails commit with the payment they report.
+    await queueRequestReceived(tx, deps, appointmentId, now);
     return { kind: 'paid' as const, appointment: paid };
   });
 
@@ -154,6 +156,6 @@ export async function markAppointmentPaid(
     throw paymentClosed();
   }
   if (outcome.kind === 'already_paid') return { appointment: outcome.appointment, newlyPaid: false };
-  await notifyRequestReceived(deps, appointmentId);
+  deps.jobs.kick();
   return { appointment: outcome.appointment, newlyPaid: true };
 }

@@ -82,6 +82,15 @@ describe('Stripe refunds of cancelled appointments', () => {
     expect(stripe.refunds.size).toBe(1);
   });
 
+  it('records the refund when Stripe says the payment is already refunded (in its dashboard)', async () => {
+    const { appointment, paymentIntent, worker } = await cancelledStripeAppointment();
+    stripe.refundInDashboard(paymentIntent!);
+    expect(await worker.drain()).toBe(1);
+    expect(stripe.calls.filter((call) => call.path === '/v1/refunds')).toHaveLength(1);
+    expect(stripe.refunds.size).toBe(1);
+    expect(await rowOf(appointment.id)).toMatchObject({ refundStatus: 'refunded', refundedAt: new Date(NOW) });
+  });
+
   it('records a refund once, and one VetCall never asked for only when told so', async () => {
     const { appointment } = await cancelledStripeAppointment();
     expect(await markRefunded(database.db, appointment.id, clock.now())).toBe('pending');

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments } from '../../db/schema.ts';
 import type { JobHandler } from '../../jobs/job-worker.ts';
-import type { StripeClient } from '../../providers/payments/stripe.ts';
+import { type StripeClient, StripeRequestRefused } from '../../providers/payments/stripe.ts';
 
 /** The job that gives a cancelled appointment's Stripe payment back. */
 export const REFUND_JOB = 'stripe-refund';
@@ -11,7 +11,9 @@ export const REFUND_JOB = 'stripe-refund';
 /**
  * Refunds through Stripe's Refunds API: the Checkout Session names the payment (its payment intent), the
  * idempotency key is the payment hash's, so a retried job never refunds twice. Stripe unreachable or
- * refusing is a failed attempt, retried by the worker; once done the appointment records the refund.
+ * refusing is a failed attempt, retried by the worker; once done the appointment records the refund. A
+ * payment Stripe says is already refunded (in its dashboard, or by this job past Stripe's 24-hour idempotency
+ * window) is recorded as refunded: the money is back, and asking again could never succeed.
  */
 export function refundJobHandler(deps: { db: Database; clock: Clock; stripe: StripeClient }): JobHandler {
   return async (payload) => {
@@ -23,7 +25,11 @@ export function refundJobHandler(deps: { db: Database; clock: Clock; stripe: Str
     }
     const session = await deps.stripe.retrieveCheckoutSession(appointment.providerReference);
     if (!session?.payment_intent) throw new Error(`Checkout Session of appointment ${appointmentId} has no payment`);
-    await deps.stripe.refundPayment(session.payment_intent, `refund-${appointment.paymentHash}`);
+    try {
+      await deps.stripe.refundPayment(session.payment_intent, `refund-${appointment.paymentHash}`);
+    } catch (error) {
+      if (!(error instanceof StripeRequestRefused && error.stripeCode === 'charge_already_refunded')) throw error;
+    }
     await markRefunded(deps.db, appointmentId, deps.clock.now());
   };
 }

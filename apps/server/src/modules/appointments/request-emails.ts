@@ -98,7 +98,7 @@ const customerUsers = alias(users, 'customer_users');
 const vetUsers = alias(users, 'vet_users');
 
 /** An appointment's people, pet and zones for its mails (here and for the 'file added' mail). */
-export async function loadRequestDetails(db: NotifyDeps['db'], appointmentId: number): Promise<RequestDetails | null> {
+export async function loadRequestDetails(db: Pick<NotifyDeps['db'], 'select'>, appointmentId: number): Promise<RequestDetails | null> {
   const [row] = await db
     .select({
       appointment: appointments,
@@ -152,34 +152,45 @@ export async function loadRequestDetails(db: NotifyDeps['db'], appointmentId: nu
 }
 
 /**
- * Queues the two 'request received' emails (customer and vet) once per appointment, after it is paid. The
- * claim (requested_notified_at) and the queued mail are one transaction, so of several callers (the
- * webhook, the redirect back, the Request Sent page confirming) one queues and the rest find it claimed;
- * the job worker delivers them, retrying while the mail server is away. Answers whether this call queued.
+ * Queues the two 'request received' emails (customer and vet) once per appointment, after it is paid, in
+ * the caller's transaction: the claim (requested_notified_at) and the queued mail commit with the change
+ * they report (the payment), or not at all. Of several callers one queues and the rest find it claimed; the
+ * job worker delivers them, retrying while the mail server is away. Answers whether this call queued (the
+ * caller kicks the worker after its commit).
+ */
+export async function queueRequestReceived(
+  tx: Pick<NotifyDeps['db'], 'select' | 'update' | 'insert'>,
+  deps: Pick<NotifyDeps, 'config' | 'secrets'>,
+  appointmentId: number,
+  now: Date,
+): Promise<boolean> {
+  const [claimed] = await tx
+    .update(appointments)
+    .set({ requestNotifiedAt: now })
+    .where(
+      and(
+        eq(appointments.id, appointmentId),
+        isNull(appointments.requestNotifiedAt),
+        inArray(appointments.status, PAID_STATUSES),
+      ),
+    )
+    .returning({ id: appointments.id });
+  if (!claimed) return false;
+  const details = await loadRequestDetails(tx, appointmentId);
+  if (!details) return false;
+  await queueMail(tx, { secrets: deps.secrets, now }, [
+    { to: details.customer.email, ...renderCustomerRequestEmail(details, deps.config.publicUrl) },
+    { to: details.vet.email, ...renderVetRequestEmail(details, deps.config.publicUrl) },
+  ]);
+  return true;
+}
+
+/**
+ * queueRequestReceived in a transaction of its own, for a caller that finds a paid appointment whose request
+ * mails never went (one paid before they were queued with the payment).
  */
 export async function notifyRequestReceived(deps: NotifyDeps, appointmentId: number): Promise<boolean> {
-  const now = deps.clock.now();
-  const queued = await deps.db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .update(appointments)
-      .set({ requestNotifiedAt: now })
-      .where(
-        and(
-          eq(appointments.id, appointmentId),
-          isNull(appointments.requestNotifiedAt),
-          inArray(appointments.status, PAID_STATUSES),
-        ),
-      )
-      .returning({ id: appointments.id });
-    if (!claimed) return false;
-    const details = await loadRequestDetails(tx, appointmentId);
-    if (!details) return false;
-    await queueMail(tx, { secrets: deps.secrets, now }, [
-      { to: details.customer.email, ...renderCustomerRequestEmail(details, deps.config.publicUrl) },
-      { to: details.vet.email, ...renderVetRequestEmail(details, deps.config.publicUrl) },
-    ]);
-    return true;
-  });
+  const queued = await deps.db.transaction((tx) => queueRequestReceived(tx, deps, appointmentId, deps.clock.now()));
   if (queued) deps.jobs.kick();
   return queued;
 }
