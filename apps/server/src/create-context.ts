@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './plugins/rate-limiter.ts';
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './providers/mail/mailer.ts';
 import { purgeFinishedJobs } from './jobs/job-queue.ts';
+import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
 import { createJobWorker, type JobWorkerOptions } from './jobs/job-worker.ts';
 import { MAIL_JOB, mailJobHandler } from './providers/mail/mail-outbox.ts';
 import { createSecrets } from './secrets.ts';
@@ -41,6 +42,9 @@ export function createRateLimiter(config: Config, clock: Clock): RateLimiter {
 
 /** The hourly task that deletes long-finished jobs. */
 const JOBS_PURGE_JOB = 'jobs-purge';
+/** The hourly task that deletes sessions and reset tokens no longer usable: once across instances. */
+export const CREDENTIALS_PURGE_JOB = 'credentials-purge';
+const HOUR_MS = 60 * 60 * 1000;
 
 /** Assembles the context from configuration; tests pass their own database, clock or mailer. */
 export function createContext(
@@ -61,11 +65,13 @@ export function createContext(
       ...lifecycleJobHandlers({ db: database.db, clock, config, secrets }),
       [HOLD_RELEASE_JOB]: async () => void (await releaseExpiredHolds({ db: database.db, clock })),
       [JOBS_PURGE_JOB]: async () => void (await purgeFinishedJobs(database.db, clock.now())),
+      [CREDENTIALS_PURGE_JOB]: () => purgeExpiredCredentials({ db: database.db, clock }),
     },
     recurring: [
       ...LIFECYCLE_TASKS,
       { kind: HOLD_RELEASE_JOB, everyMs: HOLD_RELEASE_EVERY_MS },
-      { kind: JOBS_PURGE_JOB, everyMs: 60 * 60 * 1000 },
+      { kind: JOBS_PURGE_JOB, everyMs: HOUR_MS },
+      { kind: CREDENTIALS_PURGE_JOB, everyMs: HOUR_MS },
     ],
     onError: overrides.onJobError,
   });

@@ -3,7 +3,6 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './create-context.ts';
 import { openDatabase } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo-data/seed.ts';
-import { purgeExpiredCredentials } from './modules/auth/auth.service.ts';
 import { fileStoreFor, sweepFileStore } from './providers/storage/file-store.ts';
 import { createSecrets } from './secrets.ts';
 
@@ -46,7 +45,9 @@ async function main() {
   }
   console.log(`${lines.join('\n')}\n`);
 
-  // Attachment bytes a crash left without their row, and abandoned uploads: swept now and hourly.
+  // Attachment bytes a crash left without their row, and this instance's abandoned uploads: swept now and
+  // hourly, by every instance (its temporary files are its own). Expired credentials are purged by the job
+  // worker's hourly task, once across instances.
   const sweepFiles = () =>
     sweepFileStore({ db: context.db, store: fileStoreFor(config) })
       .then((swept) => {
@@ -54,10 +55,7 @@ async function main() {
       })
       .catch((error: unknown) => app.log.error({ err: error }, 'file store sweep failed'));
   void sweepFiles();
-  const purge = setInterval(() => {
-    purgeExpiredCredentials(context).catch((error: unknown) => app.log.error({ err: error }, 'purge failed'));
-    void sweepFiles();
-  }, PURGE_INTERVAL_MS);
+  const purge = setInterval(() => void sweepFiles(), PURGE_INTERVAL_MS);
   purge.unref();
   // Mail, the work that follows changes and the minutely tasks (hold release, completion, reminders):
   // what was queued before a restart goes out now.

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, lt, lte } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppointmentInfo, ConfirmAppointmentInput } from '@vetcall/shared/schemas/booking';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
-import { appointments, availabilityProfiles, calendarEvents, customers, pets, users, vets } from '../../db/schema.ts';
+import { appointments, availabilityProfiles, calendarEvents, pets, users, vets } from '../../db/schema.ts';
 import { isExclusionViolation, isUniqueViolation } from '../../db/sql-state.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { assertAllowed, type RateRule } from '../../plugins/rate-limiter.ts';
@@ -13,7 +12,8 @@ import { transitionAppointment, type AppointmentRow } from '../../db/appointment
 import { slotTaken } from '../scheduling/holds.service.ts';
 import { canConfirmAppointment } from './appointment.policy.ts';
 import { type AppointmentPins, issuePins, openPins } from './pins.ts';
-import { browserWallTimeToInstant, customerDisplayZone, formatAppointmentTime } from '../../lib/appointment-time.ts';
+import { browserWallTimeToInstant, formatAppointmentTime } from '../../lib/appointment-time.ts';
+import { loadRequestDetails } from './request-emails.ts';
 import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 import { appointmentEventUid } from '../ics-feed/ics-calendar.ts';
@@ -272,34 +272,11 @@ async function queueConfirmationMails(
   pins: AppointmentPins,
   log: Pick<FastifyBaseLogger, 'error'>,
 ) {
-  const vetUsers = alias(users, 'vet_users');
-  const [people] = await tx
-    .select({
-      customerName: users.name,
-      customerEmail: users.email,
-      customerLocale: users.locale,
-      customerCountry: customers.country,
-      vetName: vetUsers.name,
-      vetEmail: vetUsers.email,
-      vetLocale: vetUsers.locale,
-      petName: pets.name,
-    })
-    .from(appointments)
-    .innerJoin(users, eq(users.id, appointments.customerUserId))
-    .leftJoin(customers, eq(customers.userId, appointments.customerUserId))
-    .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
-    .innerJoin(pets, eq(pets.id, appointments.petId))
-    .where(eq(appointments.id, appointment.id))
-    .limit(1);
-  if (!people) return;
+  // The same people, zones and names as every other mail of the appointment (request-emails.ts).
+  const details = await loadRequestDetails(tx, appointment.id);
+  if (!details) return;
+  const { customer, vet, pet } = details;
 
-  const vetZone = await vetTimeZone(tx, appointment.vetUserId);
-  const customerZone = customerDisplayZone({
-    timezoneDiffSeconds: appointment.timezoneDiff,
-    bookedAt: appointment.createdAt,
-    vetTimeZone: vetZone,
-    country: people.customerCountry ?? '',
-  });
   const start = appointment.schedule;
   const calendar = {
     uid: appointmentEventUid(appointment.id, deps.config.publicUrl),
@@ -309,30 +286,30 @@ async function queueConfirmationMails(
     sequence: appointment.calendarSequence,
     mailFrom: deps.config.mailFrom,
   };
-  const shared = { vetName: people.vetName, customerName: people.customerName, petName: people.petName, calendar };
+  const shared = { vetName: vet.name, customerName: customer.name, petName: pet.name, calendar };
 
   const mails = [
     () =>
       buildConfirmationMail({
         ...shared,
         party: 'customer',
-        to: people.customerEmail,
-        locale: people.customerLocale,
-        name: people.customerName,
-        when: formatAppointmentTime(start, people.customerLocale, customerZone),
+        to: customer.email,
+        locale: customer.locale,
+        name: customer.name,
+        when: formatAppointmentTime(start, customer.locale, details.customerZone),
         pin: pins.customer,
-        joinUrl: joinUrl(deps.config.publicUrl, pins.customer, people.customerLocale),
+        joinUrl: joinUrl(deps.config.publicUrl, pins.customer, customer.locale),
       }),
     () =>
       buildConfirmationMail({
         ...shared,
         party: 'vet',
-        to: people.vetEmail,
-        locale: people.vetLocale,
-        name: people.vetName,
-        when: formatAppointmentTime(start, people.vetLocale, { timeZone: vetZone }),
+        to: vet.email,
+        locale: vet.locale,
+        name: vet.name,
+        when: formatAppointmentTime(start, vet.locale, { timeZone: vet.timezone }),
         pin: pins.vet,
-        joinUrl: joinUrl(deps.config.publicUrl, pins.vet, people.vetLocale),
+        joinUrl: joinUrl(deps.config.publicUrl, pins.vet, vet.locale),
       }),
   ];
   const built = mails.flatMap((build) => {

@@ -98,7 +98,10 @@ const customerUsers = alias(users, 'customer_users');
 const vetUsers = alias(users, 'vet_users');
 
 /** An appointment's people, pet and zones for its mails (here and for the 'file added' mail). */
-export async function loadRequestDetails(db: Pick<NotifyDeps['db'], 'select'>, appointmentId: number): Promise<RequestDetails | null> {
+export async function loadRequestDetails(
+  db: Pick<NotifyDeps['db'], 'select'>,
+  appointmentId: number,
+): Promise<RequestDetails | null> {
   const [row] = await db
     .select({
       appointment: appointments,

@@ -165,4 +165,14 @@ describe('session lifetime', () => {
     expect(remaining.map((row) => row.tokenHash)).toEqual([hashToken(live.token)]);
     expect((await me(live.headers)).statusCode).toBe(200);
   });
+
+  it('is purged by the job worker’s hourly task, not by each instance', async () => {
+    await t.loginAs('ana@clinic.test', 'secret-pass');
+    clock.advance(DAY + 1);
+    const live = await t.loginAs('ana@clinic.test', 'secret-pass');
+    await t.context.jobs.tick();
+    await t.context.jobs.drain();
+    const remaining = await t.db.select({ tokenHash: sessions.tokenHash }).from(sessions);
+    expect(remaining.map((row) => row.tokenHash)).toEqual([hashToken(live.token)]);
+  });
 });
