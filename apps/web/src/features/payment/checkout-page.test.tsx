@@ -28,13 +28,14 @@ function fakeCheckoutServer() {
   const bodies: unknown[] = [];
   fakeApi()
     .answer('GET', '/api/payment/checkout/pay_abc123', checkoutSchema, checkout)
-    .answer('POST', '/api/payment/checkout/pay_abc123/pay', checkoutResultSchema, ({ body }) => {
+    // The page's language travels with the payment: the page after it is in the language being read.
+    .answer('POST', '/api/payment/checkout/pay_abc123/pay?lang=en', checkoutResultSchema, ({ body }) => {
       bodies.push(body);
       return (body as CheckoutPay).card_number.replace(/\s/g, '') === '4000000000000002'
         ? refusal(402, { error: 'card_declined', message: 'declined' })
         : { redirect_url: '/requestsent/pay_abc123' };
     })
-    .answer('POST', '/api/payment/checkout/pay_abc123/cancel', checkoutResultSchema, {
+    .answer('POST', '/api/payment/checkout/pay_abc123/cancel?lang=en', checkoutResultSchema, {
       redirect_url: '/customerdata?lang=en&access=customer&payment_canceled=1',
     });
   return bodies;
