@@ -35,6 +35,7 @@ import { translationRoutes } from './modules/translations/translations.routes.ts
 import { jitsiBrandingRoutes } from './modules/video/jitsi-branding.routes.ts';
 import { roomAccessRoutes } from './modules/video/room-access.routes.ts';
 import { signallingRoutes, WEBSOCKET_OPTIONS } from './modules/video/signalling.routes.ts';
+import { registerControlCharacterGuard } from './plugins/control-characters.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
@@ -85,6 +86,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerControlCharacterGuard(app);
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   await app.register(websocket, WEBSOCKET_OPTIONS);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { hasControlCharacter } from '../control-characters.ts';
 import { FIELD_ERROR_CODES, type FieldErrorCode } from '../error-codes.ts';
 import { LOCALES, normalizeLocale } from '../locales.ts';
 
@@ -14,7 +15,8 @@ export function requiredText(options: { min?: number; max?: number } = {}) {
     .trim()
     .min(1, { error: 'required' })
     .min(min, { error: 'too_short' })
-    .max(max, { error: 'too_long' });
+    .max(max, { error: 'too_long' })
+    .refine((text) => !hasControlCharacter(text), { error: 'invalid_format' });
 }
 
 export const emailField = z
