@@ -208,20 +208,9 @@ export const myAppointmentsQuerySchema = z.object({
 export type MyAppointmentsQuery = z.input<typeof myAppointmentsQuerySchema>;
 
 /** One row of the customer's own list: no customer fields (it is theirs), what cancelling would do now. */
-export const myAppointmentItemSchema = z.object({
-  appointment_id: z.number().int(),
-  schedule: z.string(),
-  pet_id: z.number().int(),
-  pet_name: z.string(),
-  vet_user_id: z.number().int(),
-  vet_name: z.string(),
-  appointment_status_key: z.enum(APPOINTMENT_STATUSES),
-  appointment_status: z.string(),
-  /** Integer cents, EUR. */
-  price: z.number().int(),
-  cancel: cancellationTermsSchema,
-  reschedule: rescheduleTermsSchema,
-});
+export const myAppointmentItemSchema = appointmentListItemSchema
+  .omit({ customer_user_id: true, customer_name: true, status_date: true })
+  .extend({ cancel: cancellationTermsSchema, reschedule: rescheduleTermsSchema });
 export type MyAppointmentItem = z.infer<typeof myAppointmentItemSchema>;
 export const myAppointmentPageSchema = z.object({
   items: z.array(myAppointmentItemSchema),

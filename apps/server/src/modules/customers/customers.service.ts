@@ -20,6 +20,18 @@ export const CUSTOMER_RATE_LIMITS = {
 
 type Normalized<T> = T & { email: string };
 
+/** The customer row's own columns from a registration or a profile edit (the user row holds the rest). */
+const customerRowOf = (
+  input: Pick<CustomerProfileInput, 'tax_id' | 'postal_code' | 'city' | 'state' | 'country'> & { vet_center: string },
+) => ({
+  taxId: input.tax_id,
+  postalCode: input.postal_code,
+  city: input.city,
+  state: input.state,
+  country: input.country,
+  vetCenter: input.vet_center,
+});
+
 async function isEmailTaken(db: Database, email: string, exceptUserId?: number) {
   const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
   return row !== undefined && row.id !== exceptUserId;
@@ -52,15 +64,7 @@ export async function registerCustomer(
           passwordHash,
         })
         .returning({ id: users.id });
-      await tx.insert(customers).values({
-        userId: user!.id,
-        taxId: input.tax_id,
-        postalCode: input.postal_code,
-        city: input.city,
-        state: input.state,
-        country: input.country,
-        vetCenter: input.vet_center,
-      });
+      await tx.insert(customers).values({ userId: user!.id, ...customerRowOf(input) });
       return { user_id: user!.id };
     });
   } catch (error) {
@@ -137,17 +141,7 @@ export async function updateCustomer(
         .update(users)
         .set({ name: input.name, email: input.email, phone: input.phone, address: input.address, updatedAt: now })
         .where(eq(users.id, userId));
-      await tx
-        .update(customers)
-        .set({
-          taxId: input.tax_id,
-          postalCode: input.postal_code,
-          city: input.city,
-          state: input.state,
-          country: input.country,
-          vetCenter: input.vet_center,
-        })
-        .where(eq(customers.userId, userId));
+      await tx.update(customers).set(customerRowOf(input)).where(eq(customers.userId, userId));
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailInUse();
