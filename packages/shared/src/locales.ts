@@ -3,6 +3,12 @@ export const LOCALES = ['en', 'pt', 'pt-BR'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'pt';
 
+/**
+ * The BCP 47 tag of each locale, for i18next and Intl, which take their plural rules from it. CLDR's bare `pt` is
+ * Brazil's Portuguese (0 is singular: "0 animal"); our `pt` is Portugal's, whose rules are `pt-PT`'s (0 is plural).
+ */
+export const LANGUAGE_TAGS: Readonly<Record<Locale, string>> = { en: 'en', pt: 'pt-PT', 'pt-BR': 'pt-BR' };
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
+import { DEFAULT_LOCALE, LANGUAGE_TAGS, type Locale, normalizeLocale } from '@vetcall/shared/locales';
 import { storage } from './storage';
 
 /**
@@ -18,11 +18,16 @@ export function preferredLocale(search = window.location.search): Locale {
   return fromQuery ?? normalizeLocale(storage.getLanguage()) ?? DEFAULT_LOCALE;
 }
 
+/**
+ * i18next knows each locale by its language tag (LANGUAGE_TAGS), catalog included: it picks plural forms with
+ * Intl.PluralRules of that tag, and `pt` must count as Portugal's (0 takes the plural), not CLDR's bare `pt`.
+ */
 export async function initI18n(locale: Locale) {
   const catalog = await fetchCatalog(locale);
+  const language = LANGUAGE_TAGS[locale];
   await i18next.use(initReactI18next).init({
-    lng: locale,
-    resources: { [locale]: { translation: catalog } },
+    lng: language,
+    resources: { [language]: { translation: catalog } },
     interpolation: { escapeValue: false },
     returnNull: false,
   });
@@ -33,14 +38,16 @@ export async function initI18n(locale: Locale) {
 
 /** Switches language, loading its catalog first; on failure the current language stays. */
 export async function changeLanguage(locale: Locale): Promise<void> {
-  if (!i18next.hasResourceBundle(locale, 'translation')) {
-    i18next.addResourceBundle(locale, 'translation', await fetchCatalog(locale));
+  const language = LANGUAGE_TAGS[locale];
+  if (!i18next.hasResourceBundle(language, 'translation')) {
+    i18next.addResourceBundle(language, 'translation', await fetchCatalog(locale));
   }
-  await i18next.changeLanguage(locale);
+  await i18next.changeLanguage(language);
   storage.setLanguage(locale);
   document.documentElement.lang = locale;
 }
 
+/** The locale of i18next's language (`pt-PT` is `pt`). */
 export function currentLocale(): Locale {
   return normalizeLocale(i18next.language) ?? DEFAULT_LOCALE;
 }

@@ -2,6 +2,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
+import i18next from 'i18next';
+import pt from '@vetcall/shared/i18n/pt.json';
+import { LANGUAGE_TAGS } from '@vetcall/shared/locales';
 import { authStore } from '../../lib/auth-store';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { RequestConfirmedPage } from './request-confirmed-page';
@@ -32,7 +35,8 @@ describe('RequestConfirmedPage', () => {
   beforeEach(() => {
     authStore.setSession('tok', { user_id: 7, type: 'customer', name: 'Ana', email: 'ana@x.test', locale: 'en' });
   });
-  afterEach(() => {
+  afterEach(async () => {
+    await i18next.changeLanguage('en');
     vi.restoreAllMocks();
     authStore.clear();
     notifications.clean();
@@ -107,6 +111,17 @@ describe('RequestConfirmedPage', () => {
     await within(await screen.findByRole('main')).findByRole('status');
     expect(purchases()).toHaveLength(1);
     expect(gtagScripts()).toHaveLength(1);
+  });
+
+  it('does not wait for ?lang=pt when pt is already shown (i18next calls it pt-PT)', async () => {
+    await loadConfig(null);
+    i18next.addResourceBundle(LANGUAGE_TAGS.pt, 'translation', pt);
+    await i18next.changeLanguage(LANGUAGE_TAGS.pt);
+    renderRoutes(routes, COMPLETE_QUERY.replace('lang=en', 'lang=pt'));
+
+    const status = await within(await screen.findByRole('main')).findByRole('status');
+    expect(status.textContent).toContain('Obrigado pela sua compra: Video consultation');
+    expect(screen.queryByText(pt.request_confirmed.waiting)).toBeNull();
   });
 
   it('shows the payment problem when the query is incomplete, and sends nothing', async () => {

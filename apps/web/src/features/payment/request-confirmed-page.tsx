@@ -36,7 +36,8 @@ function RequestConfirmed() {
 
   const requestedLocale = normalizeLocale(search.get('lang'));
   const [stoppedWaiting, setStoppedWaiting] = useState(false);
-  const waiting = requestedLocale !== undefined && requestedLocale !== i18n.language && !stoppedWaiting;
+  const waiting =
+    requestedLocale !== undefined && requestedLocale !== normalizeLocale(i18n.language) && !stoppedWaiting;
   useEffect(() => {
     if (!waiting) return;
     const timer = setTimeout(() => setStoppedWaiting(true), LANGUAGE_WAIT_MS);

@@ -1,7 +1,7 @@
 import { Select } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, type Locale, isLocale } from '@vetcall/shared/locales';
+import { LOCALES, type Locale, isLocale, normalizeLocale } from '@vetcall/shared/locales';
 import { changeLanguage, currentLocale } from '../../../lib/i18n';
 import { notifyError } from '../../../lib/notify';
 
@@ -15,7 +15,7 @@ export function LanguageSelect() {
     <Select
       label={t('languages.label')}
       data={LOCALES.map((locale: Locale) => ({ value: locale, label: t(`languages.${locale}`) }))}
-      value={i18n.language && isLocale(i18n.language) ? i18n.language : currentLocale()}
+      value={normalizeLocale(i18n.language) ?? currentLocale()}
       onChange={(value) => {
         if (!value || !isLocale(value)) return;
         changeLanguage(value)
