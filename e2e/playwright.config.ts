@@ -7,7 +7,8 @@ if (!dataDir) throw new Error('run the journeys with `npm run test:e2e` (it prep
 
 export default defineConfig({
   testDir: './journeys',
-  timeout: 60_000,
+  // Every screen a journey shows is also checked with axe (support/accessibility.ts).
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   // One server with shared demo data: journeys run one after another.
   workers: 1,
@@ -17,8 +18,12 @@ export default defineConfig({
   outputDir: './test-results',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace snapshots the page at every action of every journey, and a passing journey's trace is
+    // thrown away. On CI, where a failed journey runs again, only that second run records one.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // As a person who asks for less motion: no toast or dialog is caught by the axe checks half faded in or out.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

@@ -48,7 +48,7 @@ const builtIndex = path.join(here, '../apps/web/dist/index.html');
 try {
   accessSync(builtIndex);
 } catch {
-  console.log('Building the web app first…');
+  console.log('Building the web app and the server first…');
   const build = spawnSync('npm', ['run', 'build'], { cwd: path.join(here, '..'), stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

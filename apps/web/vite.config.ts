@@ -1,22 +1,55 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { directMantineImports } from './build/direct-mantine-imports';
+import { firstScreenChunk } from './build/first-screen-chunk';
+import { precompress } from './build/precompress';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
-export default defineConfig({
-  plugins: [react()],
-  server: {
-    port: 5173,
-    proxy: {
-      '/api': { target: apiTarget, ws: true },
-      '/dev': apiTarget,
-      '/embed': apiTarget,
-      '/pay': apiTarget,
+/**
+ * React Router's package sends every bundler to its development build, whose warnings stay in the bundle
+ * (remix-run/react-router#12532, #14102); the build takes the production build it ships beside it.
+ */
+const reactRouterProduction = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command }) => {
+  const firstScreen = firstScreenChunk();
+  return {
+    plugins: [directMantineImports(), react(), firstScreen, precompress()],
+    resolve: {
+      alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
     },
-  },
-  build: {
-    outDir: 'dist',
-    sourcemap: true,
-    chunkSizeWarningLimit: 900,
-  },
+    server: {
+      port: 5173,
+      proxy: {
+        '/api': { target: apiTarget, ws: true },
+        '/dev': apiTarget,
+        '/embed': apiTarget,
+        '/pay': apiTarget,
+      },
+    },
+    build: {
+      outDir: 'dist',
+      // Maps are written for our own debugging but never referenced from the bundles, and the server refuses
+      // *.map (issue 16: the 5 MB map of the whole app was served to anyone).
+      sourcemap: 'hidden',
+      chunkSizeWarningLimit: 900,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              // What the entry imports first, so the start chunk cannot take it (build/first-screen-chunk.ts).
+              { name: 'entry-imports', test: (id: string) => firstScreen.isEntryModule(id), priority: 2 },
+              { name: 'start', test: (id: string) => firstScreen.isFirstScreenModule(id), priority: 1 },
+            ],
+          },
+        },
+      },
+    },
+  };
 });

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { TINY_PNG } from '../support/booking';
-import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, logIn, test } from '../support/fixtures';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
 

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, expectAccessible } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, test } from '../support/fixtures';
 import { bookUntilPayment, lisbonWeekdayAhead } from '../support/booking';
 import { firstLink, waitForMail } from '../support/outbox';
 

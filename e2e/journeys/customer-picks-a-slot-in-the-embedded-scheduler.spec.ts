@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { lisbonWallClock, lisbonWeekdayAhead } from '../support/booking';
-import { DEMO, expectAccessible, logIn, shownDate } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, logIn, shownDate, test } from '../support/fixtures';
 
 test.use({ timezoneId: 'Europe/Lisbon' });
 

@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { expectAccessible, shownDate, typeDate } from '../support/fixtures';
+import type { Page } from '@playwright/test';
+import { catalog } from '../support/catalog';
+import { expect, expectAccessible, shownDate, test, typeDate } from '../support/fixtures';
 
 /** The visible texts of the journey in each language it runs in. */
 const TEXTS = {
@@ -30,8 +31,6 @@ const TEXTS = {
     neutered: 'Neutered',
     intact: 'Intact',
     birth: 'Birth date',
-    chooseMonth: 'Choose another month',
-    chooseYear: 'Choose another year',
     january: 'Jan',
     birthDay: '15 January 2020',
     weight: 'Weight',
@@ -77,8 +76,6 @@ const TEXTS = {
     neutered: 'Castrado',
     intact: 'Inteira',
     birth: 'Data de nascimento',
-    chooseMonth: 'Escolher outro mês',
-    chooseYear: 'Escolher outro ano',
     january: 'jan',
     birthDay: '15 janeiro 2020',
     weight: 'Peso',
@@ -109,10 +106,12 @@ for (const lang of ['en', 'pt'] as const) {
     // The age shown depends on today; the birth date is chosen relative to it.
     await page.clock.setFixedTime(new Date('2026-11-21T12:00:00Z'));
     const text = TEXTS[lang];
+    // Page titles follow the language (SPEC §2.1's are the English ones).
+    const { t } = catalog(lang);
     const email = `new-${lang}-${Date.now()}@example.test`;
 
     await page.goto(`/registration?lang=${lang}`);
-    await expect(page).toHaveTitle('New Customer Registration');
+    await expect(page).toHaveTitle(t('page_titles.registration'));
     await page.getByLabel(new RegExp(`^${text.name}`)).fill('Carla Mendes');
     await page.getByLabel(new RegExp(`^${text.email}`)).fill(email);
     await page.getByLabel(new RegExp(`^${text.phone}`)).fill('912 000 111');
@@ -141,7 +140,7 @@ for (const lang of ['en', 'pt'] as const) {
     await page.getByRole('button', { name: text.logIn }).click();
     await expect(page).toHaveURL(/\/customer$/);
     await page.getByRole('navigation').getByRole('link', { name: text.myData }).click();
-    await expect(page).toHaveTitle('Customer Data');
+    await expect(page).toHaveTitle(t('page_titles.customer_data'));
 
     // No pets yet: editing mode with the add-pet form already open.
     const dialog = page.getByRole('dialog');
@@ -155,8 +154,9 @@ for (const lang of ['en', 'pt'] as const) {
     // Picked in the calendar: from this month up to the years, then down to the day.
     const birth = dialog.getByLabel(new RegExp(`^${text.birth}`));
     await birth.click();
-    await page.getByRole('button', { name: text.chooseMonth }).click();
-    await page.getByRole('button', { name: text.chooseYear }).click();
+    // The calendar's header names what it shows: this month and year, then the year.
+    await page.getByRole('button', { name: /^\p{L}+ \d{4}$/u }).click();
+    await page.getByRole('button', { name: /^\d{4}$/ }).click();
     await page.getByRole('button', { name: '2020', exact: true }).click();
     await page.getByRole('button', { name: text.january, exact: true }).click();
     await page.getByRole('button', { name: text.birthDay }).click();
@@ -186,10 +186,10 @@ for (const lang of ['en', 'pt'] as const) {
     await expect(table.getByRole('row', { name: /Trovão/ })).toContainText(text.labrador);
     await expect(table.getByRole('row', { name: /Pérola/ })).toContainText(text.persian);
 
-    // Edit one: the cat's weight.
+    // Edit one: the cat's weight, written with the other language's separator, which is read as a decimal one too.
     await page.getByRole('button', { name: text.edit, exact: true }).click();
     await page.getByRole('button', { name: new RegExp(`${text.edit} Pérola`) }).click();
-    await dialog.getByLabel(new RegExp(`^${text.weight}`)).fill(`4${text.decimal}8`);
+    await dialog.getByLabel(new RegExp(`^${text.weight}`)).fill(text.decimal === '.' ? '4,8' : '4.8');
     await dialog.getByRole('button', { name: text.apply }).click();
     // Delete one, after confirming.
     await page.getByRole('button', { name: new RegExp(`${text.delete} Trovão`) }).click();

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, logIn, test } from '../support/fixtures';
 
 test.describe('each demo role logs in and lands on its page', () => {
   for (const role of Object.keys(DEMO) as (keyof typeof DEMO)[]) {

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import sharp from 'sharp';
-import { DEMO, expectAccessible, logIn, typeDate } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, logIn, test, typeDate } from '../support/fixtures';
 
 test('the demo manager creates a vet, edits the phone inline, uploads a photo and downloads the vets export', async ({
   page,
@@ -65,7 +64,7 @@ test('the demo manager changes the consultation price and creates an access code
   await logIn(page, DEMO.manager.email);
   await page.getByRole('link', { name: 'Products' }).click();
   const product = page.getByRole('row', { name: /Video consultation/ });
-  await product.getByRole('button', { name: 'Edit the price of Video consultation' }).click();
+  await product.getByRole('button', { name: 'Edit price of Video consultation' }).click();
   await product.getByRole('textbox', { name: 'Price of Video consultation' }).fill('27.50');
   await product.getByRole('button', { name: 'Save the price of Video consultation' }).click();
   await expect(page.getByText('Price of Video consultation updated.')).toBeVisible();
@@ -92,7 +91,7 @@ test('the demo manager changes the consultation price and creates an access code
 
   // Put the demo price back for the journeys that book.
   await page.getByRole('link', { name: 'Products' }).click();
-  await product.getByRole('button', { name: 'Edit the price of Video consultation' }).click();
+  await product.getByRole('button', { name: 'Edit price of Video consultation' }).click();
   await product.getByRole('textbox', { name: 'Price of Video consultation' }).fill('25');
   await product.getByRole('button', { name: 'Save the price of Video consultation' }).click();
   await expect(product).toContainText('€25.00');

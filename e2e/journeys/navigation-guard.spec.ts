@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, logIn } from '../support/fixtures';
+import { DEMO, expect, logIn, test } from '../support/fixtures';
 
 test('a direct visit of /manager clears local storage and goes to / with redirect=/manager', async ({ page }) => {
   await page.goto('/?lang=en');
@@ -14,13 +13,44 @@ test('a direct visit of /manager clears local storage and goes to / with redirec
   expect(await page.evaluate(() => localStorage.getItem('vetcall.user'))).toBeNull();
 });
 
-test('a logged-in user who reloads their page is sent to login (entry not from an allowed screen)', async ({
-  page,
-}) => {
+for (const account of [DEMO.customer, DEMO.vet, DEMO.manager]) {
+  test(`a reload of ${account.home} keeps the person there, logged in`, async ({ page }) => {
+    await logIn(page, account.email);
+    await expect(page).toHaveURL(new RegExp(`${account.home}$`));
+    const token = await page.evaluate(() => localStorage.getItem('vetcall.token'));
+    expect(token).toBeTruthy();
+
+    await page.reload();
+    await expect(page).toHaveURL(new RegExp(`${account.home}$`));
+    await expect(page).toHaveTitle(account.title);
+    await expect(page.getByRole('navigation').getByRole('link', { name: 'Start' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('vetcall.token'))).toBe(token);
+    // The session still works on the server: a second reload is the same.
+    await page.reload();
+    await expect(page).toHaveURL(new RegExp(`${account.home}$`));
+    await expect(page).toHaveTitle(account.title);
+  });
+}
+
+test('after a reload, typing another guarded address still goes through /', async ({ page }) => {
   await logIn(page, DEMO.customer.email);
   await expect(page).toHaveURL(/\/customer$/);
   await page.reload();
-  await expect(page).toHaveURL(/\/\?redirect=%2Fcustomer$/);
+  await expect(page).toHaveURL(/\/customer$/);
+
+  await page.goto('/manager');
+  await expect(page).toHaveURL(/\/\?redirect=%2Fmanager$/);
+  await expect(page).toHaveTitle('Login');
+  expect(await page.evaluate(() => localStorage.getItem('vetcall.token'))).toBeNull();
+});
+
+test('typing the guarded address in a new tab goes through / (a reload is of this tab only)', async ({ context }) => {
+  const first = await context.newPage();
+  await logIn(first, DEMO.vet.email);
+  await expect(first).toHaveURL(/\/vet$/);
+  const second = await context.newPage();
+  await second.goto('/vet');
+  await expect(second).toHaveURL(/\/\?redirect=%2Fvet$/);
 });
 
 test('entry from CustomerData is allowed: Start from My Data keeps the session', async ({ page }) => {

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, DEMO_PASSWORD, expectAccessible, logIn } from '../support/fixtures';
+import { DEMO, DEMO_PASSWORD, expect, expectAccessible, logIn, test } from '../support/fixtures';
 import { firstLink, waitForMail } from '../support/outbox';
 
 test('a user resets a forgotten password from the emailed link and logs in with the new one', async ({ page }) => {

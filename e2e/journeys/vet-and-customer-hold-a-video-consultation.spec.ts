@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { DEMO, expectAccessible, typeDate } from '../support/fixtures';
+import type { Page } from '@playwright/test';
+import { DEMO, expect, expectAccessible, test, typeDate } from '../support/fixtures';
 import { bookUntilPayment, lisbonWallClock, lisbonWeekdayAhead } from '../support/booking';
 import { expectLoopbackOnly } from '../support/loopback';
 import { firstLink, waitForMail } from '../support/outbox';

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, logIn, test } from '../support/fixtures';
 
 test('the demo vet adds Saturday hours, is stopped by an overlap, saves, and finds the hours again', async ({
   page,
@@ -19,7 +18,7 @@ test('the demo vet adds Saturday hours, is stopped by an overlap, saves, and fin
   await expect(time(/^Start of interval 1, Saturday/)).toHaveCount(0);
 
   // A new interval on an empty day is 09:00–17:00 (docs/product-rules.md#validation).
-  await page.getByRole('button', { name: /^Add an interval on Saturday/ }).click();
+  await page.getByRole('button', { name: /^Add interval on Saturday/ }).click();
   await expect(time(/^Start of interval 1, Saturday/)).toHaveValue('09:00');
   await expect(time(/^End of interval 1, Saturday/)).toHaveValue('17:00');
 

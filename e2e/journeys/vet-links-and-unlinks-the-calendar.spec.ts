@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, expectAccessible, logIn } from '../support/fixtures';
+import { DEMO, expect, expectAccessible, logIn, test } from '../support/fixtures';
 
 test('the second demo vet unlinks the calendar, is kept out of availability, links it again and subscribes to the feed', async ({
   page,

@@ -45,7 +45,16 @@ export const TINY_PNG = Buffer.from(
  */
 export async function bookUntilPayment(
   page: Page,
-  options: { code: string; date: string; time: string; complaint: string; vetName?: string; lang?: Lang },
+  options: {
+    code: string;
+    date: string;
+    time: string;
+    complaint: string;
+    vetName?: string;
+    lang?: Lang;
+    /** Times the scheduler must not offer (busy in the vet's own calendar, say). */
+    notOffered?: string[];
+  },
 ) {
   const lang = options.lang ?? 'en';
   const { t, startOf, stemOf } = catalog(lang);
@@ -67,9 +76,38 @@ export async function bookUntilPayment(
   await expectAccessible(page);
   await page.getByRole('button', { name: t('booking.schedule'), exact: true }).click();
   const scheduler = page.frameLocator(`iframe[title="${t('booking.scheduler_title')}"]`);
-  await scheduler
-    .getByRole('group', { name: t('slots.free_times') })
-    .getByRole('button', { name: options.time })
-    .click();
+  const freeTimes = scheduler.getByRole('group', { name: t('slots.free_times') });
+  await expect(freeTimes.getByRole('button', { name: options.time })).toBeVisible();
+  for (const time of options.notOffered ?? []) {
+    await expect(freeTimes.getByRole('button', { name: time, exact: true })).toHaveCount(0);
+  }
+  await freeTimes.getByRole('button', { name: options.time }).click();
   await scheduler.getByRole('button', { name: t('scheduler.confirm') }).click();
 }
+
+/** The instant a Lisbon wall-clock date and time names (Lisbon is UTC or UTC+1). */
+export function lisbonInstant(date: string, time: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const [hour, minute] = time.split(':').map(Number) as [number, number];
+  for (const offsetHours of [0, 1]) {
+    const candidate = new Date(Date.UTC(year, month - 1, day, hour - offsetHours, minute));
+    const wall = lisbonWallClock(candidate);
+    if (wall.date === date && wall.time === time) return candidate;
+  }
+  throw new Error(`${date} ${time} does not exist in Lisbon`);
+}
+
+/** An instant as the web app shows it to a reader of `lang` (lib/format.ts formatDateTime), in the browser. */
+export const shownInstant = (page: Page, instant: Date, lang: Lang) =>
+  page.evaluate(
+    ([iso, locale]) =>
+      new Intl.DateTimeFormat(locale, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
+      }).format(new Date(iso)),
+    [instant.toISOString(), lang] as const,
+  );

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '@vetcall/shared/error-codes';
 import { buildTestApp, type TestApp } from '../test/build-test-app.ts';
+import { PRODUCTION_ENV } from '../test/production-env.ts';
+import { tinyWebBuild } from '../test/web-build.ts';
 
 describe('HTTP hygiene of the whole app', () => {
   let t: TestApp;
@@ -112,19 +114,54 @@ describe('HTTP hygiene of the whole app', () => {
     }
   });
 
-  it('sends security headers on pages, API answers and errors', async () => {
-    for (const url of ['/api/health', '/api/nothing-here', '/api/translations/en']) {
-      const response = await t.app.inject({ method: 'GET', url });
-      const csp = response.headers['content-security-policy'];
-      expect(csp, url).toContain("default-src 'self'");
-      expect(csp, url).toContain("object-src 'none'");
-      expect(csp, url).toContain("frame-ancestors 'self'");
-      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
-      expect(response.headers['x-content-type-options'], url).toBe('nosniff');
-      expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
-      expect(response.headers['x-powered-by'], url).toBeUndefined();
+  it('sends the JSON answer set of security headers on API answers and errors', async () => {
+    const requests = [
+      { url: '/api/health' },
+      { url: '/api/nothing-here' },
+      { url: '/api/translations/en' },
+      { url: '/api/me' },
+      { url: '/api/me', headers: { authorization: 'Bearer not-a-token' } },
+    ];
+    for (const request of requests) {
+      const response = await t.app.inject({ method: 'GET', ...request });
+      const label = `${request.url} ${response.statusCode}`;
+      expect(response.headers['content-type'], label).toMatch(/^application\/json/);
+      expect(response.headers['content-security-policy'], label).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options'], label).toBe('nosniff');
+      expect(response.headers['x-frame-options'], label).toBe('DENY');
+      expect(response.headers['cross-origin-resource-policy'], label).toBe('same-origin');
+      expect(response.headers['x-powered-by'], label).toBeUndefined();
       // Plain-HTTP PUBLIC_URL: no HSTS pinning.
-      expect(response.headers['strict-transport-security'], url).toBeUndefined();
+      expect(response.headers['strict-transport-security'], label).toBeUndefined();
+      // Only documents heed these (ADR 021).
+      expect(response.headers['cross-origin-opener-policy'], label).toBeUndefined();
+      expect(response.headers['x-dns-prefetch-control'], label).toBeUndefined();
+    }
+  });
+
+  it('sends the full set of security headers on pages and files', async () => {
+    const web = await tinyWebBuild();
+    const pages = await buildTestApp({ env: { WEB_DIST_DIR: web.dir } });
+    try {
+      for (const url of ['/', '/customer', '/favicon.svg', '/assets/app-abc123.js']) {
+        const response = await pages.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+        const csp = response.headers['content-security-policy'];
+        expect(csp, url).toContain("default-src 'self'");
+        expect(csp, url).toContain("object-src 'none'");
+        expect(csp, url).toContain("frame-ancestors 'self'");
+        expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+        expect(response.headers['x-content-type-options'], url).toBe('nosniff');
+        expect(response.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+        expect(response.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+        expect(response.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+        expect(response.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+        expect(response.headers['x-powered-by'], url).toBeUndefined();
+        expect(response.headers['strict-transport-security'], url).toBeUndefined();
+      }
+    } finally {
+      await pages.close();
+      await web.dispose();
     }
   });
 
@@ -152,17 +189,22 @@ describe('HTTP hygiene of the whole app', () => {
 });
 
 describe('HTTP hygiene over HTTPS', () => {
-  it('pins HTTPS with HSTS and upgrades insecure requests in production', async () => {
+  it('pins HTTPS with HSTS on pages and API answers and upgrades insecure requests in production', async () => {
+    const web = await tinyWebBuild();
     const t = await buildTestApp({
-      env: { PUBLIC_URL: 'https://vetcall.example', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(32) },
+      env: { ...PRODUCTION_ENV, WEB_DIST_DIR: web.dir },
     });
     try {
-      const response = await t.app.inject({ method: 'GET', url: '/api/health' });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/);
-      expect(response.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      const page = await t.app.inject({ method: 'GET', url: '/' });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(page.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      const answer = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['strict-transport-security']).toBe(page.headers['strict-transport-security']);
     } finally {
       await t.close();
+      await web.dispose();
     }
   });
 });

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { loginRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
+import { registerActorSlots } from './modules/auth/authentication.ts';
 import { breedRoutes } from './modules/breeds/breeds.routes.ts';
 import { customerRoutes } from './modules/customers/customers.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -37,7 +38,11 @@ import { roomAccessRoutes } from './modules/video/room-access.routes.ts';
 import { signallingRoutes, WEBSOCKET_OPTIONS } from './modules/video/signalling.routes.ts';
 import { registerControlCharacterGuard } from './plugins/control-characters.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { errorLogFields } from './plugins/error-log.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRequestLog } from './plugins/request-log.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { registerPasswordStrengthLoading } from './plugins/password-strength-loading.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 
@@ -60,12 +65,18 @@ export function requestLogFields(request: { method: string; url: string; ip?: st
   };
 }
 
-function loggerOptions(level: string): FastifyServerOptions['logger'] {
+/**
+ * The logger: request lines through requestLogFields, errors through errorLogFields (no SQL parameters,
+ * driver details or other data an error may carry). `stream` is for tests that read what is logged.
+ */
+export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    serializers: { req: requestLogFields },
+    // Fastify's type wants a stack on every logged error; ours leaves it out when there is none.
+    serializers: { req: requestLogFields, err: (error: unknown) => ({ stack: '', ...errorLogFields(error) }) },
+    ...(stream ? { stream } : {}),
   };
 }
 
@@ -78,6 +89,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     requestIdHeader: false,
+    // plugins/request-log.ts logs what needs a look, once per request.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -86,8 +99,12 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerActorSlots(app);
+  registerRequestLog(app, { logLevel: config.logLevel });
+  // Before any route: it finds the routes that set a password as they are added.
+  registerPasswordStrengthLoading(app);
   registerControlCharacterGuard(app);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await registerOpenApi(app);
   await app.register(websocket, WEBSOCKET_OPTIONS);
 
@@ -115,6 +132,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(productRoutes, { prefix: '/api/products', context });
   await app.register(accessCodeRoutes, { prefix: '/api/appointmentsaccesscodes', context });
   await app.register(failedMailRoutes, { prefix: '/api/mail/failed', context });
+  await app.register(auditRoutes, { prefix: '/api/audit', context });
   await app.register(appointmentRoutes, { prefix: '/api/appointments', context });
   await app.register(icsFeedRoutes, { prefix: '/api/vets', context });
   await app.register(calendarFeedRoutes, { prefix: '/api/calendar', context });

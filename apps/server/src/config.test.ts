@@ -2,6 +2,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
+/** A production environment that starts: each refusal test takes one setting away. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  APP_SECRET: 'p'.repeat(32),
+  DATABASE_URL: 'postgres://vetcall@db.internal:5432/vetcall',
+  PUBLIC_URL: 'https://vetcall.clinic.example',
+  SMTP_URL: 'smtp://mail.clinic.example:587',
+  PAYMENT_PROVIDER: 'stripe',
+  STRIPE_SECRET_KEY: 'sk_live_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+};
+
 function configError(env: Record<string, string>): ConfigError {
   try {
     loadConfig(env);
@@ -65,10 +77,57 @@ describe('loadConfig', () => {
     });
   });
 
+  it('keeps the clinic in Lisbon unless CLINIC_TIME_ZONE names another IANA zone', () => {
+    expect(loadConfig({}).clinicTimeZone).toBe('Europe/Lisbon');
+    expect(loadConfig({ CLINIC_TIME_ZONE: 'America/Sao_Paulo' }).clinicTimeZone).toBe('America/Sao_Paulo');
+    expect(configError({ CLINIC_TIME_ZONE: 'Lisbon' }).message).toContain(
+      'CLINIC_TIME_ZONE: must be an IANA time zone, such as Europe/Lisbon',
+    );
+    expect(configError({ CLINIC_TIME_ZONE: 'UTC+14' }).message).toContain('CLINIC_TIME_ZONE');
+  });
+
   it('is not a demo in production', () => {
-    const config = loadConfig({ NODE_ENV: 'production', APP_SECRET: 'p'.repeat(32) });
+    const config = loadConfig(PRODUCTION);
     expect(config.isProduction).toBe(true);
     expect(config.isDemo).toBe(false);
+  });
+
+  describe('in production, refuses the defaults that are only safe for a demo', () => {
+    /** The lines of the refusal after its heading, one per setting. */
+    const refusalLines = (env: Record<string, string>) => configError(env).message.split('\n').slice(1);
+
+    it('starts with every setting given (an explicit DATA_DIR in place of DATABASE_URL, builtin on purpose)', () => {
+      expect(loadConfig({ ...PRODUCTION, DATABASE_URL: '', DATA_DIR: '/srv/vetcall' }).dataDir).toBe('/srv/vetcall');
+      expect(loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: 'builtin' }).payment.provider).toBe('builtin');
+    });
+
+    it('says one line per missing setting, all at once', () => {
+      expect(refusalLines({ NODE_ENV: 'production' })).toEqual([
+        '  APP_SECRET: required in production',
+        '  DATABASE_URL or DATA_DIR: required in production (where the data lives must be chosen)',
+        '  PUBLIC_URL: required in production, and must be https:// (the address behind TLS)',
+        '  SMTP_URL: required in production (without it mail only lands in a folder)',
+        '  PAYMENT_PROVIDER: required in production (stripe; builtin only on purpose: no money moves)',
+      ]);
+    });
+
+    it.each([
+      ['APP_SECRET', { APP_SECRET: '' }],
+      ['DATABASE_URL or DATA_DIR', { DATABASE_URL: '', DATA_DIR: '' }],
+      ['PUBLIC_URL', { PUBLIC_URL: '' }],
+      ['PUBLIC_URL', { PUBLIC_URL: 'http://vetcall.clinic.example' }],
+      ['SMTP_URL', { SMTP_URL: '' }],
+      ['PAYMENT_PROVIDER', { PAYMENT_PROVIDER: '' }],
+    ])('refuses without %s (%j)', (name, change) => {
+      const lines = refusalLines({ ...PRODUCTION, ...change });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^  ${name}: required in production`));
+    });
+
+    it('asks none of this outside production', () => {
+      expect(loadConfig({ NODE_ENV: 'development' }).payment.provider).toBe('builtin');
+      expect(loadConfig({ NODE_ENV: 'test' }).smtpUrl).toBeUndefined();
+    });
   });
 
   it.each([

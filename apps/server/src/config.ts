@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isValidTimeZone } from '@vetcall/shared/scheduling/zoned-time';
 import { type IceServer, iceServersSchema, VIDEO_PROVIDERS, type VideoProvider } from '@vetcall/shared/schemas/video';
 
 const booleanFromEnv = z
@@ -32,6 +33,7 @@ const environmentSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(20),
   MAIL_FROM: z.string().min(3).default('VetCall <no-reply@vetcall.test>'),
   SMTP_URL: z
     .string()
@@ -40,6 +42,10 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: booleanFromEnv.default(false),
   SUPPORT_EMAIL: z.email().default('support@vetcall.test'),
+  CLINIC_TIME_ZONE: z
+    .string()
+    .refine(isValidTimeZone, 'must be an IANA time zone, such as Europe/Lisbon')
+    .default('Europe/Lisbon'),
   WEBSITE_URL: urlFromEnv.optional(),
   INSURANCE_ENABLED: booleanFromEnv.default(false),
   ACCESS_CODES_ENABLED: booleanFromEnv.default(true),
@@ -78,6 +84,16 @@ const environmentSchema = z.object({
     .regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL')
     .optional(),
   REDIS_KEY_PREFIX: z.string().max(100).default('vetcall:'),
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: urlFromEnv.optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -95,11 +111,15 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections to PostgreSQL per instance (DATABASE_URL only). */
+  databasePoolSize: number;
   mailFrom: string;
   smtpUrl: string | undefined;
   logLevel: string;
   trustProxy: boolean;
   supportEmail: string;
+  /** The clinic's IANA time zone: its "today" bounds dates such as a pet's birth (docs/product-rules.md#validation). */
+  clinicTimeZone: string;
   /** The marketing site behind the login page's 'Back to the website' (defaults to PUBLIC_URL). */
   websiteUrl: string;
   /** Pet insurance policies (docs/product-rules.md#entities Pet policy): hidden unless enabled. */
@@ -157,11 +177,48 @@ export interface Config {
     /** Put before every Redis key and channel, so deployments (and tests) can share one Redis. */
     keyPrefix: string;
   };
+  /** Where attachment bytes live: DATA_DIR/files, or an S3-compatible bucket (several instances share it). */
+  storage: { kind: 'local' } | { kind: 's3'; s3: S3Settings };
+}
+
+export interface S3Settings {
+  /** An S3-compatible server's URL (MinIO, Ceph, R2…); unset means AWS's own endpoint for the region. */
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  /** Unset: the AWS SDK's own credential chain (AWS_* variables, an instance or task role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** bucket in the path (most self-hosted servers) rather than in the host name. */
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {}
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * What production refuses to start without, one line per setting: each default here is safe for a demo on a
+ * laptop and wrong for a clinic (a database in the working directory, plain http, mail kept in a local folder,
+ * a checkout where no money moves). A default is not enough: the setting must be in the environment.
+ */
+function productionProblems(
+  values: z.output<typeof environmentSchema>,
+  given: Record<string, string | undefined>,
+): string[] {
+  const problems: string[] = [];
+  if (!values.APP_SECRET) problems.push('APP_SECRET: required in production');
+  if (!values.DATABASE_URL && given.DATA_DIR === undefined) {
+    problems.push('DATABASE_URL or DATA_DIR: required in production (where the data lives must be chosen)');
+  }
+  if (!values.PUBLIC_URL?.startsWith('https://')) {
+    problems.push('PUBLIC_URL: required in production, and must be https:// (the address behind TLS)');
+  }
+  if (!values.SMTP_URL) problems.push('SMTP_URL: required in production (without it mail only lands in a folder)');
+  if (given.PAYMENT_PROVIDER === undefined) {
+    problems.push('PAYMENT_PROVIDER: required in production (stripe; builtin only on purpose: no money moves)');
+  }
+  return problems;
+}
 
 /** Parses the environment; an invalid value throws a ConfigError naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -188,8 +245,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if ((values.JITSI_APP_ID === undefined) !== (values.JITSI_APP_SECRET === undefined)) {
     throw new ConfigError('Invalid configuration:\n  JITSI_APP_ID, JITSI_APP_SECRET: set both or neither');
   }
-  if (values.NODE_ENV === 'production' && !values.APP_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  APP_SECRET: required in production');
+  if (values.STORAGE === 's3' && !values.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when STORAGE is s3');
+  }
+  if ((values.S3_ACCESS_KEY_ID === undefined) !== (values.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  if (values.NODE_ENV === 'production') {
+    const missing = productionProblems(values, relevant);
+    if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n  ${missing.join('\n  ')}`);
   }
   const dataDir = path.resolve(values.DATA_DIR);
   return {
@@ -201,11 +265,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
     dataDir,
     databaseUrl: values.DATABASE_URL,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     mailFrom: values.MAIL_FROM,
     smtpUrl: values.SMTP_URL,
     logLevel: values.LOG_LEVEL,
     trustProxy: values.TRUST_PROXY,
     supportEmail: values.SUPPORT_EMAIL,
+    clinicTimeZone: values.CLINIC_TIME_ZONE,
     websiteUrl: values.WEBSITE_URL ?? values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
     insuranceEnabled: values.INSURANCE_ENABLED,
     accessCodesEnabled: values.ACCESS_CODES_ENABLED,
@@ -243,5 +309,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : {}),
     },
     redis: { url: values.REDIS_URL, keyPrefix: values.REDIS_KEY_PREFIX },
+    storage:
+      values.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            s3: {
+              endpoint: values.S3_ENDPOINT,
+              bucket: values.S3_BUCKET!,
+              region: values.S3_REGION,
+              credentials:
+                values.S3_ACCESS_KEY_ID && values.S3_SECRET_ACCESS_KEY
+                  ? { accessKeyId: values.S3_ACCESS_KEY_ID, secretAccessKey: values.S3_SECRET_ACCESS_KEY }
+                  : undefined,
+              forcePathStyle: values.S3_FORCE_PATH_STYLE,
+            },
+          }
+        : { kind: 'local' },
   };
 }

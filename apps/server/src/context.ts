@@ -5,6 +5,9 @@ import type { RateLimiter } from './plugins/rate-limiter.ts';
 import type { JobWorker } from './jobs/job-worker.ts';
 import type { Mailer } from './providers/mail/mailer.ts';
 import type { Secrets } from './secrets.ts';
+import type { FileStore } from './providers/storage/file-store.ts';
+import type { VersionedCache } from './lib/versioned-cache.ts';
+import type { SessionCache } from './modules/auth/auth.service.ts';
 
 /** What services need from the outside world, passed explicitly (no container). */
 export interface AppContext {
@@ -18,4 +21,11 @@ export interface AppContext {
   clock: Clock;
   limiter: RateLimiter;
   secrets: Secrets;
+  /** Attachment bytes: DATA_DIR/files or the S3 bucket (STORAGE). */
+  files: FileStore;
+  /**
+   * Reads kept while the data version (database.dataVersion) has not moved: sessions by token hash, and
+   * the JSON answers of the hot reads (lib/cached-json.ts).
+   */
+  caches: { sessions: SessionCache; answers: VersionedCache<Buffer> };
 }

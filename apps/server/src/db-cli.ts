@@ -1,4 +1,7 @@
-/** `npm run db:migrate | db:seed | db:reset` — the same steps the server runs at start, on demand. */
+/**
+ * `npm run db:migrate | db:seed | db:reset` — the same steps the server runs at start, on demand — and
+ * `npm run db:backup -- <file>` · `npm run db:restore -- <file> [--force]` (db/backup.ts).
+ */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
@@ -6,9 +9,43 @@ import { openDatabase } from './db/client.ts';
 import { createSecrets } from './secrets.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo-data/seed.ts';
 import { sql } from 'drizzle-orm';
+import { backupDatabase, restoreDatabase } from './db/backup.ts';
+import { localFilesDir } from './providers/storage/create-file-store.ts';
 
-const command = process.argv[2];
+// npm runs workspace scripts in apps/server: paths given on the command line (the backup file, a relative
+// DATA_DIR) mean what they meant where npm was started, as for `npm start`.
+if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+const [command, fileArgument, ...flags] = process.argv.slice(2);
 const config = loadConfig();
+
+async function backupOrRestore() {
+  if (!fileArgument)
+    throw new Error(`usage: npm run db:${command} -- <file>${command === 'restore' ? ' [--force]' : ''}`);
+  const file = path.resolve(fileArgument);
+  const filesDir = localFilesDir(config);
+  if (config.storage.kind === 's3') {
+    console.log(
+      'STORAGE=s3: attachments live in the bucket, not in this file; back the bucket up with its own versioning.',
+    );
+  }
+  const handle = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  try {
+    if (command === 'backup') {
+      await handle.migrate();
+      const manifest = await backupDatabase(handle, { file, filesDir });
+      const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
+      console.log(
+        `Backup written to ${file}: ${rows} rows in ${manifest.tables.length} tables, ${manifest.files} files.`,
+      );
+    } else {
+      const manifest = await restoreDatabase(handle, { file, filesDir, force: flags.includes('--force') });
+      const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
+      console.log(`Restored ${file} (taken ${manifest.createdAt}): ${rows} rows, ${manifest.files} files.`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 async function run() {
   if (command === 'reset') {
@@ -41,11 +78,11 @@ async function run() {
   }
 }
 
-if (!['migrate', 'seed', 'reset'].includes(command ?? '')) {
-  console.error('usage: cli.ts migrate|seed|reset');
+if (!['migrate', 'seed', 'reset', 'backup', 'restore'].includes(command ?? '')) {
+  console.error('usage: db-cli migrate|seed|reset|backup <file>|restore <file> [--force]');
   process.exit(2);
 }
-run().catch((error: unknown) => {
+(command === 'backup' || command === 'restore' ? backupOrRestore() : run()).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

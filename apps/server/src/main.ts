@@ -3,16 +3,20 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createContext } from './create-context.ts';
 import { openDatabase } from './db/client.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo-data/seed.ts';
-import { fileStoreFor, sweepFileStore } from './providers/storage/file-store.ts';
+import { sweepFileStore } from './providers/storage/file-store-sweep.ts';
 import { createSecrets } from './secrets.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 /** How often the worker looks for due jobs (retries, and work queued by another instance). */
 const JOB_POLL_INTERVAL_MS = 5000;
+/** A graceful shutdown that takes longer ends anyway (issue 18: within 10 s of SIGTERM). */
+const SHUTDOWN_LIMIT_MS = 9000;
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  const database = await openDatabase(
+    config.databaseUrl ? { url: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir },
+  );
   await database.migrate();
   const seeded = config.isDemo ? await seedDemoData(database.db, { secrets: createSecrets(config) }) : false;
 
@@ -44,12 +48,20 @@ async function main() {
     lines.push(`  API docs: ${config.publicUrl}/api/docs`);
   }
   console.log(`${lines.join('\n')}\n`);
+  if (config.isProduction && config.payment.provider === 'builtin') {
+    // Allowed in production only when PAYMENT_PROVIDER=builtin was set on purpose (config.ts); never quietly.
+    app.log.warn('PAYMENT_PROVIDER=builtin in production: the test checkout takes no money (the 4242 card "pays")');
+    console.error(
+      '\n  WARNING: PAYMENT_PROVIDER=builtin in production: customers "pay" on the built-in test checkout and no\n' +
+        '  money moves. The checkout page says so. Set PAYMENT_PROVIDER=stripe to take payments.\n',
+    );
+  }
 
   // Attachment bytes a crash left without their row, and this instance's abandoned uploads: swept now and
   // hourly, by every instance (its temporary files are its own). Expired credentials are purged by the job
   // worker's hourly task, once across instances.
   const sweepFiles = () =>
-    sweepFileStore({ db: context.db, store: fileStoreFor(config) })
+    sweepFileStore({ db: context.db, store: context.files })
       .then((swept) => {
         if (swept.removedStored + swept.removedTemp > 0) app.log.info(swept, 'file store swept');
       })
@@ -66,15 +78,32 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
+    // Whatever hangs (a client that never finishes its upload, a database that does not answer), the
+    // process is gone within SHUTDOWN_LIMIT_MS: a process manager's own kill comes soon after.
+    setTimeout(() => {
+      app.log.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown took too long; exiting anyway');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     clearInterval(purge);
-    await app.close();
-    await context.jobs.stop();
+    // Side by side: the server stops accepting (new connections refused, a new request on a kept-alive one
+    // answered 503), lets in-flight requests and uploads finish, and closes the signalling sockets with 1012
+    // "service restart", which the web client answers by reconnecting; the worker finishes its current job.
+    // A kept-alive connection whose request ends during the close would hold the server open until the
+    // client lets go: it is closed as soon as it is idle.
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+    await Promise.all([app.close(), context.jobs.stop()]);
+    clearInterval(closeIdle);
     await context.mailer.close();
     await database.close();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const shutdownOn = (signal: string) =>
+    shutdown(signal).catch((error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  process.on('SIGINT', () => void shutdownOn('SIGINT'));
+  process.on('SIGTERM', () => void shutdownOn('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

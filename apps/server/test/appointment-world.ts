@@ -165,3 +165,47 @@ export const LIST_ITEM_KEYS = [
   'status_date',
   'price',
 ].sort();
+
+/**
+ * The world's requested appointment (Bruno's Tareco with Sara, 25 November 2026 10:00 in São Paulo) taken
+ * through its life by the API, each step answered as given: Sara confirms it from her mail at its booked time,
+ * Bruno moves it to a time he first holds, Bruno cancels it.
+ */
+export function requestedAppointmentSteps(t: TestApp, w: AppointmentWorld) {
+  return {
+    confirm: () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/appointments/confirm/${w.requested.hash}`,
+        payload: {
+          hash: w.requested.hash,
+          email: 'sara@clinic.test',
+          schedule: '2026-11-25 10:00',
+          timezone_diff: -10800,
+        },
+      }),
+    /** The hold's answer when it is refused, else the move's. */
+    moveTo: async (start: string) => {
+      const hold = await t.app.inject({
+        method: 'POST',
+        url: '/api/scheduling/holds',
+        headers: w.headers.otherCustomer,
+        payload: { vet_id: w.sara.vet.id, profile_id: w.sara.profile.id, start },
+      });
+      if (hold.statusCode !== 201) return hold;
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/appointments/${w.requested.id}/reschedule`,
+        headers: w.headers.otherCustomer,
+        payload: { event_id: hold.json<{ event_id: string }>().event_id },
+      });
+    },
+    cancel: () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/appointments/${w.requested.id}/cancel`,
+        headers: w.headers.otherCustomer,
+        payload: {},
+      }),
+  };
+}

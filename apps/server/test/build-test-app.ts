@@ -6,14 +6,18 @@ import { buildApp } from '../src/app.ts';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContext } from '../src/create-context.ts';
+import type { DatabaseHandle } from '../src/db/client.ts';
 import { DEMO_PASSWORD } from '../src/demo-data/seed.ts';
 import { createTestDatabase } from './database.ts';
 
 /**
  * The real application on a fresh test database, for `app.inject()`. Pass `env` to override
- * configuration (SMTP_URL of a test SMTP server, say) and `clock` to freeze time.
+ * configuration (SMTP_URL of a test SMTP server, say), `clock` to freeze time, and `database` to run it
+ * on a database of the caller's (two instances on one PostgreSQL).
  */
-export async function buildTestApp(options: { env?: Record<string, string>; clock?: Clock } = {}) {
+export async function buildTestApp(
+  options: { env?: Record<string, string>; clock?: Clock; database?: DatabaseHandle } = {},
+) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'vetcall-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -23,7 +27,10 @@ export async function buildTestApp(options: { env?: Record<string, string>; cloc
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     ...options.env,
   });
-  const database = await createTestDatabase();
+  // A database given is the caller's (several instances on one database); it stays open at close().
+  const database = options.database
+    ? { ...options.database, release: async () => undefined }
+    : await createTestDatabase();
   const context = createContext(config, database, { clock: options.clock ?? systemClock });
   const app = await buildApp(context);
   await app.ready();

@@ -77,6 +77,8 @@ export async function buildUnpaidAppointment(
     holdReleasedAt?: Date | null;
     timezoneDiff?: number;
     status?: (typeof appointments.$inferSelect)['status'];
+    /** The product's name as the booking stored it (in the customer's language then). */
+    itemName?: string;
   } = {},
 ) {
   const now = t.context.clock.now();
@@ -90,7 +92,7 @@ export async function buildUnpaidAppointment(
       statusDate: now,
       schedule,
       priceCents: options.priceCents ?? 2500,
-      itemName: 'Video consultation',
+      itemName: options.itemName ?? 'Video consultation',
       timezoneDiff: options.timezoneDiff ?? 3600,
       description: 'Sneezing <a lot> since Monday.',
       createdAt: now,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { ageBetween, isValidDateKey, latestTodayKey, todayKey } from './dates.ts';
 
 describe('isValidDateKey', () => {
@@ -12,6 +13,32 @@ describe('isValidDateKey', () => {
       expect(isValidDateKey(value)).toBe(false);
     },
   );
+
+  it('takes years 0001 to 9999 but not 0000, which PostgreSQL does not have', () => {
+    expect(isValidDateKey('0001-01-01')).toBe(true);
+    expect(isValidDateKey('9999-12-31')).toBe(true);
+    expect(isValidDateKey('0000-01-01')).toBe(false);
+  });
+
+  it('agrees with the calendar of Date for any YYYY-MM-DD text', () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, '0');
+    const byDate = (key: string) => {
+      const date = new Date(`${key}T00:00:00Z`);
+      return !key.startsWith('0000') && !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === key;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 99 }),
+        fc.integer({ min: 0, max: 99 }),
+        (y, m, d) => {
+          const key = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+          expect(isValidDateKey(key)).toBe(byDate(key));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
 });
 
 describe('todayKey and latestTodayKey', () => {

@@ -1,10 +1,23 @@
 /** Date keys are YYYY-MM-DD (docs/product-rules.md#limits). */
 export const DATE_KEY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * A real calendar date (proleptic Gregorian, years 0001–9999). Checked by arithmetic, not through a Date and
+ * its ISO text: hot reads validate two or four of these per request.
+ */
 export function isValidDateKey(value: string): boolean {
   if (!DATE_KEY_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  // No year 0000: JavaScript reads it (1 BC) but PostgreSQL has no year 0 and refuses the date, a 500.
+  if (year === 0 || month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Today's date key in a time zone (the viewer's, or UTC). */

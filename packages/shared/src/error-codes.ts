@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'too_many_holds',
   // calendar linking (docs/product-rules.md#calendar-callback, #api)
   'calendar_token_invalid',
+  'calendar_unreachable',
+  'calendar_auth_failed',
   'calendar_provider_unavailable',
   'builtin_calendar_disabled',
   // the appointment's life after booking
@@ -106,6 +108,7 @@ export const FIELD_ERROR_CODES = [
   'invalid_format',
   'invalid_value',
   'passwords_mismatch',
+  'weak_password',
   'taken',
   // working intervals (docs/product-rules.md#validation)
   'end_before_start',

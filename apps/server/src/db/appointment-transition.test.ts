@@ -30,7 +30,7 @@ describe('transitionAppointment', () => {
     for (const from of APPOINTMENT_STATUSES) {
       for (const to of APPOINTMENT_STATUSES) {
         const appointment = await appointmentIn(from);
-        const moved = await transitionAppointment(database.db, appointment.id, to, NOW);
+        const moved = await transitionAppointment(database.db, appointment.id, to, NOW, null);
         const [row] = await database.db.select().from(appointments).where(eq(appointments.id, appointment.id));
         if (canTransition(from, to)) {
           expect(moved, `${from} → ${to}`).toMatchObject({ id: appointment.id, status: to, statusDate: NOW });
@@ -45,12 +45,12 @@ describe('transitionAppointment', () => {
 
   it('sets the extra columns with the move, and only with it', async () => {
     const appointment = await appointmentIn('TK_PendingPayment');
-    const paid = await transitionAppointment(database.db, appointment.id, 'TK_Requested', NOW, {
+    const paid = await transitionAppointment(database.db, appointment.id, 'TK_Requested', NOW, null, {
       paidAt: NOW,
       paymentProvider: 'builtin',
     });
     expect(paid).toMatchObject({ status: 'TK_Requested', paidAt: NOW, paymentProvider: 'builtin' });
-    const again = await transitionAppointment(database.db, appointment.id, 'TK_Requested', NOW, {
+    const again = await transitionAppointment(database.db, appointment.id, 'TK_Requested', NOW, null, {
       paymentProvider: 'stripe',
     });
     expect(again).toBeNull();
@@ -59,14 +59,14 @@ describe('transitionAppointment', () => {
   });
 
   it('answers null for an unknown appointment', async () => {
-    expect(await transitionAppointment(database.db, 999_999, 'TK_Canceled', NOW)).toBeNull();
+    expect(await transitionAppointment(database.db, 999_999, 'TK_Canceled', NOW, null)).toBeNull();
   });
 
   it('lets one of two racing moves win: paid and payment failed cannot both happen', async () => {
     const appointment = await appointmentIn('TK_PendingPayment');
     const results = await Promise.all([
-      database.db.transaction((tx) => transitionAppointment(tx, appointment.id, 'TK_Requested', NOW)),
-      database.db.transaction((tx) => transitionAppointment(tx, appointment.id, 'TK_PaymentFailed', NOW)),
+      database.db.transaction((tx) => transitionAppointment(tx, appointment.id, 'TK_Requested', NOW, null)),
+      database.db.transaction((tx) => transitionAppointment(tx, appointment.id, 'TK_PaymentFailed', NOW, null)),
     ]);
     expect(results.filter((result) => result !== null)).toHaveLength(1);
   });
@@ -75,7 +75,7 @@ describe('transitionAppointment', () => {
     const appointment = await appointmentIn('TK_Requested');
     await expect(
       database.db.transaction(async (tx) => {
-        expect(await transitionAppointment(tx, appointment.id, 'TK_Confirmed', NOW)).not.toBeNull();
+        expect(await transitionAppointment(tx, appointment.id, 'TK_Confirmed', NOW, null)).not.toBeNull();
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');

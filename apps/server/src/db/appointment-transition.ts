@@ -1,5 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { statusesLeadingTo, type AppointmentStatus } from '@vetcall/shared/appointment-status';
+import { type AuditAction } from '@vetcall/shared/audit-actions';
+import { type AuditActor, recordAudit } from './audit-log.ts';
 import type { Database } from './client.ts';
 import { appointments } from './schema.ts';
 
@@ -20,14 +22,17 @@ export type TransitionColumns = Partial<
  * on by someone else) — callers decide whether null is an error or an idempotent no-op.
  *
  * Pass a transaction as `db` to make the move part of a larger change; the row is locked until it ends.
+ * A move that happens is written to the audit log (docs/audit-log.md) with `by`, who made it (null: VetCall
+ * itself, a job or the payment provider), in the same statement sequence, so it commits with the move.
  *
- * @example await transitionAppointment(tx, appointment.id, 'TK_Requested', deps.clock.now(), { paidAt: now })
+ * @example await transitionAppointment(tx, appointment.id, 'TK_Requested', deps.clock.now(), null, { paidAt: now })
  */
 export async function transitionAppointment(
-  db: Pick<Database, 'update'>,
+  db: Pick<Database, 'update' | 'insert'>,
   appointmentId: number,
   to: AppointmentStatus,
   now: Date,
+  by: AuditActor,
   extra: TransitionColumns = {},
 ): Promise<AppointmentRow | null> {
   const from = statusesLeadingTo(to);
@@ -37,5 +42,26 @@ export async function transitionAppointment(
     .set({ ...extra, status: to, statusDate: now, calendarSequence: sql`${appointments.calendarSequence} + 1` })
     .where(and(eq(appointments.id, appointmentId), inArray(appointments.status, from)))
     .returning();
-  return row ?? null;
+  if (!row) return null;
+  await recordAudit(db, {
+    actor: by,
+    action: TRANSITION_ACTIONS[to],
+    subject: { type: 'appointment', id: appointmentId },
+    details: { status: to },
+    at: now,
+  });
+  return row;
 }
+
+/**
+ * The audit action of a move to each status. Nothing moves to TK_PendingPayment (appointments start there, and
+ * statusesLeadingTo answers none), so its entry is never written.
+ */
+const TRANSITION_ACTIONS: Record<AppointmentStatus, AuditAction> = {
+  TK_PendingPayment: 'appointment.requested',
+  TK_Requested: 'appointment.requested',
+  TK_PaymentFailed: 'appointment.payment_failed',
+  TK_Confirmed: 'appointment.confirmed',
+  TK_Canceled: 'appointment.canceled',
+  TK_Completed: 'appointment.completed',
+};

@@ -44,6 +44,8 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex('users_email_unique').on(table.email),
+    // A vet's customers table is read by name in keyset pages of (name, id) (lists.service.ts).
+    index('users_name_idx').on(table.name, table.id),
     check('users_email_lowercase', sql`${table.email} = lower(${table.email})`),
   ],
 );
@@ -246,9 +248,13 @@ export const appointments = pgTable(
     uniqueIndex('appointments_vet_pin_live_unique')
       .on(table.vetPinHash)
       .where(sql`status in ('TK_Requested', 'TK_Confirmed')`),
-    index('appointments_customer_idx').on(table.customerUserId, table.schedule),
-    index('appointments_vet_idx').on(table.vetUserId, table.schedule),
-    index('appointments_pet_idx').on(table.petId, table.schedule),
+    // Each per-party list (My appointments, the vet's list and record, the pet record) is a keyset page in
+    // (schedule, id) order: with id in the index the cursor is an index bound and the rows come out sorted.
+    index('appointments_customer_idx').on(table.customerUserId, table.schedule, table.id),
+    index('appointments_vet_idx').on(table.vetUserId, table.schedule, table.id),
+    index('appointments_pet_idx').on(table.petId, table.schedule, table.id),
+    // "Has this vet ever seen this customer?" (pet and customer visibility, the vet's customers): one probe.
+    index('appointments_vet_customer_idx').on(table.vetUserId, table.customerUserId),
     index('appointments_status_idx').on(table.status, table.schedule),
     // The managers' list and export (all vets, a date window) walk this in (schedule, id) order: keyset pages.
     index('appointments_schedule_idx').on(table.schedule, table.id),
@@ -435,5 +441,91 @@ export const calendarGrants = pgTable(
   (table) => [
     uniqueIndex('calendar_grants_token_hash_unique').on(table.tokenHash),
     index('calendar_grants_vet_idx').on(table.vetUserId),
+  ],
+);
+
+/**
+ * A vet's own calendar read and written by the server (ADR 019): CalDAV (url, username, app password sealed
+ * with a key derived from APP_SECRET) or Aurinko (the account token of vets.account_token). Which calendars
+ * count as busy and which one receives appointments; when busy times were last read, over which range, and
+ * the last error (shown to the vet as a warning). Deleting the row (unlinking) stops every read and write.
+ */
+export const vetCalendarLinks = pgTable('vet_calendar_links', {
+  vetUserId: integer('vet_user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: ['caldav', 'aurinko'] }).notNull(),
+  url: text('url').notNull().default(''),
+  username: text('username').notNull().default(''),
+  /** secrets.seal('caldav-password', …); never answered. */
+  passwordSealed: text('password_sealed').notNull().default(''),
+  /** The calendars whose events are busy time (CalDAV collection URLs or Aurinko calendar ids). */
+  busyCalendars: jsonb('busy_calendars').$type<string[]>().notNull().default([]),
+  /** Where appointments are written; null: nowhere. */
+  targetCalendar: text('target_calendar'),
+  /** The calendars the server found at the last check, for the vet's pickers. */
+  calendars: jsonb('calendars').$type<{ url: string; name: string }[]>().notNull().default([]),
+  busyReadAt: timestamp('busy_read_at', { withTimezone: true }),
+  busyReadFrom: timestamp('busy_read_from', { withTimezone: true }),
+  busyReadTo: timestamp('busy_read_to', { withTimezone: true }),
+  lastError: text('last_error'),
+  lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** The busy times last read from a vet's own calendar (replaced whole at each read). */
+export const calendarBusyRanges = pgTable(
+  'calendar_busy_ranges',
+  {
+    id: serial('id').primaryKey(),
+    vetUserId: integer('vet_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('calendar_busy_ranges_vet_time_idx').on(table.vetUserId, table.startsAt)],
+);
+
+/** The event an appointment has in its vet's own calendar: where it was written and its ETag. */
+export const calendarRemoteEvents = pgTable('calendar_remote_events', {
+  appointmentId: integer('appointment_id')
+    .primaryKey()
+    .references(() => appointments.id, { onDelete: 'cascade' }),
+  vetUserId: integer('vet_user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  calendar: text('calendar').notNull(),
+  /** The CalDAV object URL, or the Aurinko event id. */
+  href: text('href').notNull(),
+  etag: text('etag'),
+  syncedAt: timestamp('synced_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The audit log (docs/audit-log.md, ADR 022): who did what, when and from where. Append-only from the
+ * application: triggers refuse every UPDATE, DELETE and TRUNCATE (migration 0014). No foreign keys: an event
+ * outlives what it names, and an actor may be nobody (a job) or an unknown email (a failed login).
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: serial('id').primaryKey(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    actorUserId: integer('actor_user_id'),
+    actorRole: text('actor_role').$type<'customer' | 'vet' | 'manager'>(),
+    /** The actor's email when it acted; for a failed login, the email typed. */
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    subjectType: text('subject_type'),
+    subjectId: integer('subject_id'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (table) => [
+    index('audit_events_occurred_idx').on(table.occurredAt, table.id),
+    index('audit_events_action_idx').on(table.action, table.occurredAt, table.id),
+    index('audit_events_actor_idx').on(table.actorUserId, table.occurredAt, table.id),
   ],
 );

@@ -20,6 +20,15 @@ export interface UserOverrides {
   active?: boolean;
 }
 
+/**
+ * How builders hash passwords: with the production settings (the demo seed), unless the tests' setup file
+ * swapped in a cheap hasher (test/fixture-passwords.ts).
+ */
+let passwordHasher: (password: string) => Promise<string> = hashPassword;
+export function useFixturePasswordHasher(hasher: (password: string) => Promise<string>) {
+  passwordHasher = hasher;
+}
+
 let sequence = 0;
 const nextSequence = () => ++sequence;
 
@@ -35,7 +44,7 @@ async function insertUser(db: Database, type: UserType, overrides: UserOverrides
       address: overrides.address ?? '',
       locale: overrides.locale ?? 'pt',
       active: overrides.active ?? true,
-      passwordHash: await hashPassword(overrides.password ?? 'correct horse battery'),
+      passwordHash: await passwordHasher(overrides.password ?? 'correct horse battery'),
     })
     .returning();
   if (!user) throw new Error('user insert returned nothing');

@@ -53,6 +53,17 @@ describe('seedDemoData', () => {
     expect([await count(managers), await count(vets), await count(customers)]).toEqual([1, 2, 1]);
   });
 
+  it('seeds once when two instances start together on an empty database (the second waits, then finds users)', async () => {
+    // Both start before either has committed: without the lock both counted no users and one hit a unique email.
+    const results = await Promise.all([
+      seedDemoData(t.db, { secrets: t.context.secrets }),
+      seedDemoData(t.db, { secrets: t.context.secrets }),
+    ]);
+    expect(results.sort()).toEqual([false, true]);
+    expect(await count(users)).toBe(4);
+    expect(await t.db.select({ id: appointments.id }).from(appointments)).toHaveLength(2);
+  });
+
   it('creates nothing when the database already has users', async () => {
     await buildCustomer(t.db, { email: 'real@clinic.test' });
     expect(await seedDemoData(t.db)).toBe(false);

@@ -11,6 +11,9 @@ import { accessCodes, calendarEvents, products, users } from '../db/schema.ts';
 
 export const DEMO_PASSWORD = 'vetcall-demo';
 
+/** pg_advisory_xact_lock key serialising demo seeding across instances (migrations 73_570_001, PINs 73_570_002). */
+const DEMO_SEED_LOCK_KEY = 73_570_003;
+
 const DEMO_DOG_BREED = findBreedByEnglishName('Dog', 'Portuguese Water Dog');
 const DEMO_CAT_BREED = findBreedByEnglishName('Cat', 'European Shorthair');
 
@@ -49,10 +52,13 @@ export async function seedDemoData(
   db: Database,
   demo: { secrets?: Pick<Secrets, 'mac' | 'seal'>; now?: Date } = {},
 ): Promise<boolean> {
-  const [{ count } = { count: 0 }] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
-  if (count > 0) return false;
+  return db.transaction(async (tx) => {
+    // Instances started together on one empty database each come here: the lock makes the second wait for
+    // the first's commit, so it counts the first's users and seeds nothing (not a unique-email crash).
+    await tx.execute(sql`select pg_advisory_xact_lock(${sql.raw(String(DEMO_SEED_LOCK_KEY))})`);
+    const [{ count } = { count: 0 }] = await tx.select({ count: sql<number>`count(*)::int` }).from(users);
+    if (count > 0) return false;
 
-  await db.transaction(async (tx) => {
     const password = DEMO_PASSWORD;
     await buildManager(tx, {
       email: 'manager@vetcall.test',
@@ -153,7 +159,7 @@ export async function seedDemoData(
       { code: 'DEMO-NORMAL', included: false, ...validity },
     ]);
 
-    if (!demo.secrets) return;
+    if (!demo.secrets) return true;
     const now = demo.now ?? new Date();
     const refs = { customerUserId: rita.id, petId: bolinha.id, vetUserId: joao.user.id };
     const today = todayKey(now, 'Europe/Lisbon');
@@ -193,6 +199,6 @@ export async function seedDemoData(
         appointmentId: appointment.id,
       })),
     );
+    return true;
   });
-  return true;
 }

@@ -79,6 +79,26 @@ export async function claimDueJobs(db: Database, now: Date, limit: number): Prom
   });
 }
 
+/**
+ * Gives back claimed jobs this worker will not run (it is shutting down): due again at once for any
+ * instance, not after the lease, and the claim does not count as an attempt.
+ */
+export async function releaseJobs(db: Pick<Database, 'update'>, claimed: readonly JobRow[]) {
+  if (claimed.length === 0) return;
+  await db
+    .update(jobs)
+    .set({ lockedUntil: null, attempts: sql`${jobs.attempts} - 1` })
+    .where(
+      and(
+        eq(jobs.status, 'pending'),
+        inArray(
+          jobs.id,
+          claimed.map((job) => job.id),
+        ),
+      ),
+    );
+}
+
 /** Marks a claimed job done, and drops its payload: a sent email's content need not be kept. */
 export async function completeJob(db: Pick<Database, 'update'>, job: JobRow, now: Date) {
   await db

@@ -160,4 +160,39 @@ describe('job queue and worker', () => {
     expect((await database.db.select().from(jobs)).map((job) => job.id)).toEqual([pending]);
     expect(done).toBeDefined();
   });
+
+  it('on stop, finishes the job in progress, gives back the ones it claimed but did not start, and claims no more', async () => {
+    const ids = await enqueueJobs(database.db, clock.now(), [
+      { kind: 'slow', payload: { n: 1 } },
+      { kind: 'slow', payload: { n: 2 } },
+      { kind: 'slow', payload: { n: 3 } },
+    ]);
+    let started!: () => void;
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const firstMayFinish = new Promise<void>((resolve) => (finish = resolve));
+    const ran: unknown[] = [];
+    const slow = worker({
+      slow: async (payload) => {
+        started();
+        await firstMayFinish;
+        ran.push(payload);
+      },
+    });
+    const draining = slow.drain();
+    await firstStarted;
+    const stopping = slow.stop();
+    finish();
+    await stopping;
+    expect(await draining).toBe(1);
+    expect(ran).toEqual([{ n: 1 }]);
+    expect(await statusOf(ids[0]!)).toMatchObject({ status: 'done' });
+    for (const id of ids.slice(1)) {
+      expect(await statusOf(id!)).toMatchObject({ status: 'pending', lockedUntil: null, attempts: 0 });
+    }
+    expect(await slow.drain()).toBe(0);
+    // Another instance (or this one after its restart) runs them at once, not after the lease.
+    expect(await worker({ slow: async (payload) => void ran.push(payload) }).drain()).toBe(2);
+    expect(ran).toHaveLength(3);
+  });
 });

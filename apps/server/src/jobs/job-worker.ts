@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/client.ts';
-import { claimDueJobs, completeJob, enqueueJobs, failJob, type JobRow } from './job-queue.ts';
+import { claimDueJobs, completeJob, enqueueJobs, failJob, type JobRow, releaseJobs } from './job-queue.ts';
 
 /** Runs one kind of job; a throw is a failed attempt (retried with back-off). */
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
@@ -34,7 +34,10 @@ export interface JobWorker {
   tick(): Promise<void>;
   /** Polls every `intervalMs` until stop(); a poll that is still running skips the next tick. */
   start(intervalMs: number): void;
-  /** Stops polling and waits for the round in progress. */
+  /**
+   * Stops polling and waits for the job in progress (a graceful shutdown): the jobs its round claimed but did
+   * not start are given back, and nothing more is claimed.
+   */
   stop(): Promise<void>;
 }
 
@@ -48,6 +51,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   let running: Promise<number> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
 
   async function runOne(job: JobRow) {
     const handler = options.handlers[job.kind];
@@ -67,12 +71,20 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       const claimed = await claimDueJobs(options.db, options.clock.now(), batchSize);
       // Until nothing is due: a job may queue others (a completion queues its mails).
       if (claimed.length === 0) return ran;
-      for (const job of claimed) await runOne(job);
-      ran += claimed.length;
+      for (const [index, job] of claimed.entries()) {
+        if (stopped) {
+          await releaseJobs(options.db, claimed.slice(index));
+          return ran;
+        }
+        await runOne(job);
+        ran += 1;
+      }
+      if (stopped) return ran;
     }
   }
 
   function drain(): Promise<number> {
+    if (stopped) return running ?? Promise.resolve(0);
     if (running) {
       // Work queued while a round runs may have been claimed already or not: run once more after it.
       again = true;
@@ -83,7 +95,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       do {
         again = false;
         ran += await rounds();
-      } while (again);
+      } while (again && !stopped);
       return ran;
     })().finally(() => {
       running = null;
@@ -124,6 +136,7 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       timer.unref();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
       timer = undefined;
       await running?.catch(() => undefined);

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { describeOperation, OPENAPI_COMPONENT_SCHEMAS } from './openapi-operations.ts';
 
 /** OpenAPI generated from the route schemas; browsable at /api/docs, raw at /api/docs/json. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -15,9 +15,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        schemas: OPENAPI_COMPONENT_SCHEMAS,
       },
     },
-    transform: jsonSchemaTransform,
+    transform: describeOperation,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 }

@@ -5,7 +5,8 @@ import { fixedClock } from '../clock.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { buildApp } from '../app.ts';
 import { createContext } from '../create-context.ts';
-import { RATE_LIMITS } from '../modules/auth/session-policy.ts';
+import { buildCustomer } from '../demo-data/factories.ts';
+import { LOGIN_LOCKOUT, RATE_LIMITS } from '../modules/auth/session-policy.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limiter.ts';
 
 /** Limits shared through Redis (TEST_REDIS_URL, e.g. redis://127.0.0.1:6379); each test has its own prefix. */
@@ -59,6 +60,14 @@ describe.skipIf(!redisUrl)('rate limits shared through Redis', () => {
     expect((await b.check('pin:ip:1', RULE)).allowed).toBe(false);
   });
 
+  it('forgets a key on reset, for every instance', async () => {
+    const [a, b] = [await instance(), await instance()];
+    for (let i = 0; i < RULE.limit; i++) await a.hit('login:failures:x', RULE);
+    expect((await b.check('login:failures:x', RULE)).allowed).toBe(false);
+    await b.reset('login:failures:x');
+    expect((await a.check('login:failures:x', RULE)).allowed).toBe(true);
+  });
+
   it('falls back to counting in this instance while Redis cannot be reached', async () => {
     const unreachable = await instance('redis://127.0.0.1:1');
     for (let i = 0; i < RULE.limit; i++) expect((await unreachable.hit('reset:ip:1', RULE)).allowed).toBe(true);
@@ -78,6 +87,24 @@ describe.skipIf(!redisUrl)('a limit counted on instance A holds on instance B', 
   afterEach(async () => {
     await b.close();
     await a.close();
+  });
+
+  it('locks on B an email and address that failed 10 times through A; the owner elsewhere logs in on B', async () => {
+    await buildCustomer(a.db, { email: 'target@clinic.test', password: 'secret-pass' });
+    const login = (app: typeof b, password: string, ip: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/login/',
+        payload: { email: 'target@clinic.test', password },
+        remoteAddress: ip,
+      });
+    for (let i = 0; i < LOGIN_LOCKOUT.failuresPerPair; i++) {
+      expect((await login(a.app, `guess-${i}`, '198.51.100.1')).statusCode).toBe(401);
+    }
+    const locked = await login(b, 'secret-pass', '198.51.100.1');
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(LOGIN_LOCKOUT.lockMs / 1000 - 60);
+    expect((await login(b, 'secret-pass', '203.0.113.5')).statusCode).toBe(200);
   });
 
   it('refuses on B the password-reset links already sent through A', async () => {

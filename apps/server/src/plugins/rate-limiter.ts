@@ -13,6 +13,8 @@ export interface RateLimiter {
   hit(key: string, rule: RateRule): Promise<RateDecision>;
   /** Answers whether the key has already used its limit, without counting. */
   check(key: string, rule: RateRule): Promise<RateDecision>;
+  /** Forgets the key's count (a successful login clears the failures before it). */
+  reset(key: string): Promise<void>;
   /** Lets go of a connection the limiter holds (Redis); the memory limiter holds none. */
   close(): Promise<void>;
 }
@@ -62,8 +64,14 @@ export function createMemoryRateLimiter(clock: Clock, maxKeys = 100_000): RateLi
       return decide(window, now, rule, true);
     },
     async check(key, rule) {
-      const { window, now } = current(key, rule);
-      return decide(window, now, rule, false);
+      // Looking stores nothing: a check of a key never hit must not take a place among the kept keys.
+      const now = clock.now().getTime();
+      const window = windows.get(key);
+      const live = window && window.resetAt > now ? window : { count: 0, resetAt: now + rule.windowMs };
+      return decide(live, now, rule, false);
+    },
+    async reset(key) {
+      windows.delete(key);
     },
     async close() {},
   };
@@ -111,7 +119,8 @@ export function createRedisRateLimiter(
   redis: Redis,
   options: { keyPrefix: string; fallback: RateLimiter },
 ): RateLimiter {
-  const store = new RedisStore(false, false, redis, `${options.keyPrefix}rate:`);
+  const storePrefix = `${options.keyPrefix}rate:`;
+  const store = new RedisStore(false, false, redis, storePrefix);
   const decide = (counted: boolean, rule: RateRule) => (state: { current: number; ttl: number }) => ({
     allowed: counted ? state.current <= rule.limit : state.current < rule.limit,
     retryAfterSeconds: Math.max(1, Math.ceil(state.ttl / 1000)),
@@ -121,6 +130,11 @@ export function createRedisRateLimiter(
   return {
     hit: (key, rule) => callStore('incr', store, key, rule).then(decide(true, rule), orFallback('hit', key, rule)),
     check: (key, rule) => callStore('read', store, key, rule).then(decide(false, rule), orFallback('check', key, rule)),
+    async reset(key) {
+      // Both: while Redis was away this instance's own counters decided.
+      await options.fallback.reset(key);
+      await redis.del(`${storePrefix}${key}`).catch(() => undefined);
+    },
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },

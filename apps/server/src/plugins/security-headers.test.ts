@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
+import { tinyWebBuild } from '../../test/web-build.ts';
 
 /** `script-src 'self' x` → { 'script-src': ["'self'", 'x'] } */
 function directives(csp: string | undefined): Record<string, string[]> {
@@ -19,20 +20,26 @@ function directives(csp: string | undefined): Record<string, string[]> {
 describe('Content-Security-Policy and the video room', () => {
   let t: TestApp | undefined;
   let webDist: string | undefined;
+  let web: Awaited<ReturnType<typeof tinyWebBuild>> | undefined;
   afterEach(async () => {
     await t?.close();
     t = undefined;
     if (webDist) await rm(webDist, { recursive: true, force: true });
     webDist = undefined;
+    await web?.dispose();
+    web = undefined;
   });
 
+  /** The app with a web build: the room's page is where the policy counts. */
+  const appWithPages = async (env: Record<string, string> = {}) => {
+    web = await tinyWebBuild();
+    return buildTestApp({ env: { ...env, WEB_DIST_DIR: web.dir } });
+  };
   const csp = async () =>
-    directives(
-      (await t!.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy'] as string,
-    );
+    directives((await t!.app.inject({ method: 'GET', url: '/customer' })).headers['content-security-policy'] as string);
 
   it('allows only our own origin with the built-in room, including our own WebSocket', async () => {
-    t = await buildTestApp();
+    t = await appWithPages();
     const policy = await csp();
     expect(policy['script-src']).toEqual(["'self'"]);
     expect(policy['frame-src']).toEqual(["'self'"]);
@@ -41,8 +48,10 @@ describe('Content-Security-Policy and the video room', () => {
   });
 
   it('allows the Jitsi host to load its IFrame API and frame the room when VIDEO_PROVIDER is jitsi', async () => {
-    t = await buildTestApp({
-      env: { VIDEO_PROVIDER: 'jitsi', JITSI_DOMAIN: 'meet.clinic.test', PUBLIC_URL: 'https://vetcall.clinic.test' },
+    t = await appWithPages({
+      VIDEO_PROVIDER: 'jitsi',
+      JITSI_DOMAIN: 'meet.clinic.test',
+      PUBLIC_URL: 'https://vetcall.clinic.test',
     });
     const policy = await csp();
     expect(policy['script-src']).toEqual(["'self'", 'https://meet.clinic.test']);

@@ -4,9 +4,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 
+/** Source maps stay on disk for our own debugging; browsers get a 404 (issue 16: the app's 5 MB map was served). */
+const isSourceMap = (pathname: string): boolean => pathname.endsWith('.map');
+
 /**
  * Serves the built React app: hashed assets cached for a year, index.html for every client route
- * (never cached, so a deploy is picked up at once), JSON 404 for unknown /api paths.
+ * (never cached, so a deploy is picked up at once), JSON 404 for unknown /api paths and for source maps.
+ * Assets go out gzip-compressed when the browser accepts it, from the .gz files the web build writes beside
+ * them (apps/web/vite.config.ts), so no request pays for compression.
  */
 export async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
   const indexFile = path.join(config.webDistDir, 'index.html');
@@ -18,6 +23,8 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
       // Routes only for the files that exist; every other path falls to the not-found handler below.
       wildcard: false,
       cacheControl: false,
+      preCompressed: true,
+      allowedPath: (pathname: string) => !isSourceMap(pathname),
       // @fastify/static 10 passes the Fastify reply here.
       setHeaders(reply: { header(name: string, value: string): unknown }, filePath: string) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -29,7 +36,8 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     // A missing hashed asset must fail loudly, not turn into index.html served as JavaScript.
-    const isApiOrAsset = pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/assets/');
+    const isApiOrAsset =
+      pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/assets/') || isSourceMap(pathname);
     const wantsPage = request.method === 'GET' && !isApiOrAsset;
     if (wantsPage && hasBuild) {
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoaderFunctionArgs } from 'react-router';
 import { authStore } from '../lib/auth-store';
 import { storage } from '../lib/storage';
@@ -15,11 +15,22 @@ function redirectTarget(result: unknown): string | null {
   return result instanceof Response ? result.headers.get('location') : null;
 }
 
+/** The browser's account of how this document was loaded (Navigation Timing). */
+function documentLoadedBy(type: NavigationTimingType) {
+  vi.spyOn(performance, 'getEntriesByType').mockImplementation((entryType) =>
+    entryType === 'navigation' ? [{ type } as PerformanceNavigationTiming] : [],
+  );
+}
+
 describe('navigation guard (docs/product-rules.md#navigation-guard)', () => {
   beforeEach(() => {
     resetNavigationHistory();
     authStore.clear();
     storage.setLanguage('pt-BR');
+    window.sessionStorage.clear();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
   });
 
   it('sends a direct visit to / with the intended path and clears local storage', () => {
@@ -71,5 +82,52 @@ describe('navigation guard (docs/product-rules.md#navigation-guard)', () => {
     expect(redirectTarget(sessionEntry('CustomerData')())).toBe('/');
     authStore.setSession('token-1', customer);
     expect(sessionEntry('CustomerData')()).toBeNull();
+  });
+
+  describe('a reload of the page the tab was showing', () => {
+    const enterVet = guardedEntry('Vet', '/vet', true);
+    const vet = { ...customer, user_id: 8, type: 'vet' as const };
+
+    /** The tab showed /customer, then the page was loaded again by `type`. */
+    function showCustomerThenLoadAgain(type: NavigationTimingType) {
+      authStore.setSession('token-1', customer);
+      enterLogin(args('/'));
+      enterCustomer(args('/customer'));
+      resetNavigationHistory();
+      documentLoadedBy(type);
+    }
+
+    it('keeps the person on it, logged in', () => {
+      showCustomerThenLoadAgain('reload');
+      expect(enterCustomer(args('/customer?mode=appointments'))).toBeNull();
+      expect(storage.getToken()).toBe('token-1');
+    });
+
+    it('is an entry from outside when the address was typed or followed', () => {
+      showCustomerThenLoadAgain('navigate');
+      expect(redirectTarget(enterCustomer(args('/customer')))).toBe('/?redirect=%2Fcustomer');
+      expect(storage.getToken()).toBeNull();
+    });
+
+    it('is an entry from outside on another guarded page', () => {
+      showCustomerThenLoadAgain('reload');
+      authStore.setSession('token-2', vet);
+      expect(redirectTarget(enterVet(args('/vet')))).toBe('/?redirect=%2Fvet');
+      expect(storage.getToken()).toBeNull();
+    });
+
+    it('is an entry from outside in a tab that showed another page', () => {
+      authStore.setSession('token-1', customer);
+      enterResetPassword(args('/resetpassword'));
+      resetNavigationHistory();
+      documentLoadedBy('reload');
+      expect(redirectTarget(enterCustomer(args('/customer')))).toBe('/?redirect=%2Fcustomer');
+    });
+
+    it('still needs the session: logged out meanwhile (another tab), it goes to /', () => {
+      showCustomerThenLoadAgain('reload');
+      authStore.clear();
+      expect(redirectTarget(enterCustomer(args('/customer')))).toBe('/?redirect=%2Fcustomer');
+    });
   });
 });

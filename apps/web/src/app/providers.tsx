@@ -1,97 +1,54 @@
-import { type ReactNode, useMemo } from 'react';
-import { MantineProvider, MantineThemeProvider, createTheme } from '@mantine/core';
-import { DateInput, DatesProvider } from '@mantine/dates';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import dayjs from 'dayjs';
-import 'dayjs/locale/pt';
-import 'dayjs/locale/pt-br';
-import customParseFormat from 'dayjs/plugin/customParseFormat';
-import { useTranslation } from 'react-i18next';
-import type { Locale } from '@vetcall/shared/locales';
-import { currentLocale } from '../lib/i18n';
+import { type ReactNode, Suspense, lazy, useState } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
+import { useModalsHostRequested } from '../lib/modals-host';
 import { cssVariablesResolver, theme } from './theme';
 
-dayjs.extend(customParseFormat);
-
-export function createQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 },
-      mutations: { retry: false },
-    },
-  });
-}
-
-/** Month and weekday names of the calendars. */
-const DAYJS_LOCALE: Record<Locale, string> = { en: 'en', pt: 'pt', 'pt-BR': 'pt-br' };
+/** The toasts' container and its transitions, fetched with the first toast (issue 16: not with the login page). */
+const Notifications = lazy(async () => {
+  const [{ Notifications: Container }] = await Promise.all([import('@mantine/notifications'), import('./all-styles')]);
+  return { default: Container };
+});
 
 /**
- * How a date is written in a date field: the person's language decides, not the browser's (a native date
- * input shows mm/dd/yyyy to a Portuguese reader whose browser is in English). Each language also accepts
- * the unpadded spelling (5/3/2027) and YYYY-MM-DD, which is what gets pasted.
+ * Mounts the toasts' container once a toast is shown. Toasts go to Mantine's store (lib/notify.ts), which the
+ * container reads when it mounts, so the first toast waits only for the container's code.
  */
-const DATE_FIELD_FORMATS: Record<Locale, { shown: string; typed: string[] }> = {
-  en: { shown: 'MM/DD/YYYY', typed: ['MM/DD/YYYY', 'M/D/YYYY', 'YYYY-MM-DD'] },
-  pt: { shown: 'DD/MM/YYYY', typed: ['DD/MM/YYYY', 'D/M/YYYY', 'YYYY-MM-DD'] },
-  'pt-BR': { shown: 'DD/MM/YYYY', typed: ['DD/MM/YYYY', 'D/M/YYYY', 'YYYY-MM-DD'] },
-};
-
-/**
- * Every `DateInput` of the app follows the interface language: calendar names, the shown and typed format,
- * the placeholder and the calendar buttons' names. Values stay 'YYYY-MM-DD' strings.
- */
-function DateFieldsProvider({ children }: { children: ReactNode }) {
-  // useTranslation re-renders this on a language change; currentLocale reads the new one.
-  const { t } = useTranslation();
-  const locale = currentLocale();
-  const dateFields = useMemo(() => {
-    const formats = DATE_FIELD_FORMATS[locale];
-    return createTheme({
-      components: {
-        DateInput: DateInput.extend({
-          defaultProps: {
-            valueFormat: formats.shown,
-            // Strict, so a half-typed date ('15/0') is not read as some other day.
-            dateParser: (text) => {
-              const date = dayjs(text.trim(), formats.typed, true);
-              return date.isValid() ? date.format('YYYY-MM-DD') : null;
-            },
-            placeholder: t('dates.placeholder'),
-            ariaLabels: {
-              previousMonth: t('dates.previous_month'),
-              nextMonth: t('dates.next_month'),
-              previousYear: t('dates.previous_year'),
-              nextYear: t('dates.next_year'),
-              previousDecade: t('dates.previous_decade'),
-              nextDecade: t('dates.next_decade'),
-              monthLevelControl: t('dates.choose_month'),
-              yearLevelControl: t('dates.choose_year'),
-            },
-          },
-        }),
-      },
-    });
-  }, [locale, t]);
+function NotificationsWhenShown() {
+  const { notifications, queue } = useNotifications();
+  const [shown, setShown] = useState(false);
+  if (!shown && notifications.length + queue.length > 0) setShown(true);
+  if (!shown) return null;
   return (
-    <DatesProvider settings={{ locale: DAYJS_LOCALE[locale] }}>
-      <MantineThemeProvider theme={dateFields}>{children}</MantineThemeProvider>
-    </DatesProvider>
+    <Suspense fallback={null}>
+      <Notifications position="top-right" limit={4} />
+    </Suspense>
   );
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+const ModalsHost = lazy(async () => ({ default: (await import('./modals-host')).ModalsHost }));
+
+/** Mounts the dialog host once a confirmation is first asked for (lib/modals-host.ts). */
+function ModalsHostWhenAsked() {
+  const asked = useModalsHostRequested();
+  if (!asked) return null;
   return (
-    <QueryClientProvider client={queryClient}>
-      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
-        <DateFieldsProvider>
-          <ModalsProvider>
-            <Notifications position="top-right" limit={4} />
-            {children}
-          </ModalsProvider>
-        </DateFieldsProvider>
-      </MantineProvider>
-    </QueryClientProvider>
+    <Suspense fallback={null}>
+      <ModalsHost />
+    </Suspense>
+  );
+}
+
+/**
+ * The providers of the whole app. TanStack Query's and the date fields' come with each screen but Login
+ * (app/screen-providers.tsx).
+ */
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+      <ModalsHostWhenAsked />
+      <NotificationsWhenShown />
+      {children}
+    </MantineProvider>
   );
 }

@@ -1,33 +1,36 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation, useMatches, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { normalizeLocale } from '@vetcall/shared/locales';
 import { DEFAULT_PAGE_TITLE } from '@vetcall/shared/routes';
+import { PageLoading } from '../components/ui/page-loading';
 import { onUnauthorized } from '../lib/api-client';
+import { clearAppQueries } from '../lib/app-queries';
 import { authStore } from '../lib/auth-store';
 import { changeLanguage, currentLocale } from '../lib/i18n';
 import { notifyError } from '../lib/notify';
 
 interface RouteHandle {
-  title?: string;
+  /** The catalog key of the page title (docs/decisions/013-page-titles-follow-the-language.md). */
+  titleKey?: string;
 }
 
-/** Wraps every route: page title, ?lang= switching, and what happens when a session ends. */
+/** Wraps every route: page title, the loading state of a screen being fetched, ?lang= switching, and what happens when a session ends. */
 export function RootLayout() {
   const matches = useMatches();
   const location = useLocation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { t } = useTranslation();
 
-  const title = [...matches]
+  const titleKey = [...matches]
     .reverse()
-    .map((match) => (match.handle as RouteHandle | undefined)?.title)
+    .map((match) => (match.handle as RouteHandle | undefined)?.titleKey)
     .find(Boolean);
+  // The title is in the page's language: `t` changes with it.
+  const title = titleKey ? t(titleKey) : DEFAULT_PAGE_TITLE;
   useEffect(() => {
-    document.title = title ?? DEFAULT_PAGE_TITLE;
+    document.title = title;
   }, [title]);
 
   // docs/product-rules.md#product: a lang query parameter switches language, on any route.
@@ -43,12 +46,17 @@ export function RootLayout() {
     () =>
       onUnauthorized(() => {
         authStore.clear();
-        queryClient.clear();
+        clearAppQueries();
         notifyError(t('session.expired'));
         void navigate('/', { replace: true });
       }),
-    [navigate, queryClient, t],
+    [navigate, t],
   );
 
-  return <Outlet />;
+  // Screens load lazily (router.tsx): the title above is already set while one is fetched.
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Outlet />
+    </Suspense>
+  );
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError, parseApiError } from './api-client';
 
 describe('parseApiError', () => {
@@ -18,5 +18,19 @@ describe('parseApiError', () => {
     expect(parseApiError(502, 'Bad Gateway', '').code).toBe('internal_error');
     expect(parseApiError(429, '', 'null').code).toBe('too_many_requests');
     expect(parseApiError(400, '', '{}').code).toBe('validation_failed');
+  });
+
+  it('keeps a 429’s Retry-After, in seconds or as a date', () => {
+    const body = JSON.stringify({ error: 'too_many_requests', message: 'x' });
+    expect(parseApiError(429, '', body, '540').retryAfterSeconds).toBe(540);
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2030-03-04T10:00:00Z'));
+    try {
+      expect(parseApiError(429, '', body, 'Mon, 04 Mar 2030 10:05:00 GMT').retryAfterSeconds).toBe(300);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(parseApiError(429, '', body).retryAfterSeconds).toBeUndefined();
+    expect(parseApiError(429, '', body, 'soon').retryAfterSeconds).toBeUndefined();
   });
 });

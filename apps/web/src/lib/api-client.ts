@@ -6,17 +6,21 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode | 'network_error';
   readonly fields: Record<string, FieldErrorCode>;
+  /** A 429's `Retry-After`, in seconds, when the answer had one. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
     status: number,
     code: ErrorCode | 'network_error',
     message: string,
     fields: Record<string, FieldErrorCode> = {},
+    retryAfterSeconds?: number,
   ) {
     super(message);
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -38,6 +42,14 @@ export interface RequestOptions {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await apiRequestWithHeaders<T>(path, options)).data;
+}
+
+/** apiRequest that also answers the response headers (a bare-array list sends its next cursor in one). */
+export async function apiRequestWithHeaders<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; headers: Headers }> {
   const { method = 'GET', body, auth = true, signal } = options;
   const headers: Record<string, string> = { accept: 'application/json', ...(auth ? bearerHeader() : {}) };
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -48,8 +60,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     signal,
   });
   if (response.ok) {
-    if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
+    const data = response.status === 204 ? (undefined as T) : ((await response.json()) as T);
+    return { data, headers: response.headers };
   }
   if (response.status === 401 && headers.authorization) for (const listener of unauthorizedListeners) listener();
   throw await errorOfResponse(response);
@@ -88,16 +100,31 @@ export async function apiDownload(path: string, fallbackName: string): Promise<v
 /**
  * The ApiError of an answer other than 2xx, for every way the web app calls the API (fetch here, the
  * XMLHttpRequest of uploads with progress). The body is the API's `{ error, message, fields }`; a proxy's or
- * crash page's body is not, and then the status alone picks the code.
+ * crash page's body is not, and then the status alone picks the code. `retryAfter` is the answer's
+ * `Retry-After` header: every 429 of the API has one, and the person is told when to try again.
  */
-export function parseApiError(status: number, statusText: string, bodyText: string): ApiError {
+export function parseApiError(
+  status: number,
+  statusText: string,
+  bodyText: string,
+  retryAfter: string | null = null,
+): ApiError {
   let payload: Partial<ApiErrorBody> = {};
   try {
     payload = (JSON.parse(bodyText) as Partial<ApiErrorBody> | null) ?? {};
   } catch {
     // Not JSON: keep the status only.
   }
-  return new ApiError(status, payload.error ?? codeOfStatus(status), payload.message ?? statusText, payload.fields);
+  const code = payload.error ?? codeOfStatus(status);
+  return new ApiError(status, code, payload.message ?? statusText, payload.fields, secondsOf(retryAfter));
+}
+
+/** `Retry-After` as seconds from now: a number of seconds, or an HTTP date. */
+export function secondsOf(retryAfter: string | null): number | undefined {
+  const text = retryAfter?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** The call never got an answer (offline, DNS, connection reset, aborted upload). */
@@ -129,5 +156,6 @@ async function send(path: string, init: RequestInit): Promise<Response> {
 }
 
 async function errorOfResponse(response: Response): Promise<ApiError> {
-  return parseApiError(response.status, response.statusText, await response.text().catch(() => ''));
+  const body = await response.text().catch(() => '');
+  return parseApiError(response.status, response.statusText, body, response.headers.get('retry-after'));
 }

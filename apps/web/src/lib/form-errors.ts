@@ -7,10 +7,21 @@ export function translateFieldError(t: TFunction, error: unknown): string | unde
   return t(`validation.${error}`, { defaultValue: t('validation.invalid_value') });
 }
 
-/** The message for a failed API call: the server's code, translated. */
+/** The message for a failed API call: the server's code, translated; a 429 says when to try again. */
 export function apiErrorMessage(t: TFunction, error: unknown, fallbackKey = 'errors.internal_error'): string {
+  if (error instanceof ApiError && error.status === 429) return tooManyRequestsMessage(t, error.retryAfterSeconds);
   if (error instanceof ApiError) return t(`errors.${error.code}`, { defaultValue: t(fallbackKey) });
   return t(fallbackKey);
+}
+
+/** 'Too many attempts. Try again in N minutes.', from a 429's Retry-After (whole minutes, at least one). */
+export function tooManyRequestsMessage(t: TFunction, retryAfterSeconds: number | undefined): string {
+  if (retryAfterSeconds === undefined) return t('errors.too_many_requests');
+  // A short wait (the login slow-down is 10 s) is said in seconds: "1 minute" would send people away.
+  if (retryAfterSeconds < 60) {
+    return t('errors.too_many_requests_retry_seconds', { count: Math.max(1, Math.ceil(retryAfterSeconds)) });
+  }
+  return t('errors.too_many_requests_retry', { count: Math.ceil(retryAfterSeconds / 60) });
 }
 
 /** Codes that say nothing a person can act on; the action's own message is clearer for them. */

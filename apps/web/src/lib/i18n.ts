@@ -1,21 +1,16 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LANGUAGE_TAGS, type Locale, normalizeLocale } from '@vetcall/shared/locales';
+import { getStartupJson, translationsUrl } from './startup-requests';
 import { storage } from './storage';
 
 /**
  * Fetches a catalog from the server (docs/product-rules.md#product: translations are loaded from the server at start).
  */
 async function fetchCatalog(locale: Locale): Promise<Record<string, unknown>> {
-  const response = await fetch(`/api/translations/${locale}`, { headers: { accept: 'application/json' } });
+  const response = await getStartupJson(translationsUrl(locale));
   if (!response.ok) throw new Error(`translations ${locale}: HTTP ${response.status}`);
   return (await response.json()) as Record<string, unknown>;
-}
-
-/** ?lang= first, then the stored choice, then pt. */
-export function preferredLocale(search = window.location.search): Locale {
-  const fromQuery = normalizeLocale(new URLSearchParams(search).get('lang'));
-  return fromQuery ?? normalizeLocale(storage.getLanguage()) ?? DEFAULT_LOCALE;
 }
 
 /**

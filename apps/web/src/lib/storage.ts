@@ -4,19 +4,25 @@ import type { SessionUser } from '@vetcall/shared/schemas/auth';
 const TOKEN_KEY = 'vetcall.token';
 const USER_KEY = 'vetcall.user';
 const LANGUAGE_KEY = 'vetcall.lang';
+/** Session storage (this tab only): the route the tab showed last, so the guard knows a reload of it. */
+const TAB_ROUTE_KEY = 'vetcall.route';
+/** Session storage (this tab only): the booking form as it was when the customer left for payment. */
+const BOOKING_DRAFT_KEY = 'vetcall.booking';
 
-function read(key: string): string | null {
+type Area = 'localStorage' | 'sessionStorage';
+
+function read(key: string, area: Area = 'localStorage'): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return window[area].getItem(key);
   } catch {
     return null;
   }
 }
 
-function write(key: string, value: string | null): void {
+function write(key: string, value: string | null, area: Area = 'localStorage'): void {
   try {
-    if (value === null) window.localStorage.removeItem(key);
-    else window.localStorage.setItem(key, value);
+    if (value === null) window[area].removeItem(key);
+    else window[area].setItem(key, value);
   } catch {
     // Storage can be unavailable (private mode, quota); the session then lives in memory only.
   }
@@ -39,9 +45,13 @@ export const storage = {
   },
   getLanguage: () => read(LANGUAGE_KEY),
   setLanguage: (language: string) => write(LANGUAGE_KEY, language),
+  getTabRoute: () => read(TAB_ROUTE_KEY, 'sessionStorage'),
+  setTabRoute: (name: string) => write(TAB_ROUTE_KEY, name, 'sessionStorage'),
+  getBookingDraft: () => read(BOOKING_DRAFT_KEY, 'sessionStorage'),
+  setBookingDraft: (json: string | null) => write(BOOKING_DRAFT_KEY, json, 'sessionStorage'),
   /**
-   * Clears local storage (docs/product-rules.md#navigation-guard, #states Logout). The chosen language is a preference
-   * of the device, not of the session, so it is put back.
+   * Clears local storage (docs/product-rules.md#navigation-guard, #states Logout), and the booking draft, which is the
+   * session's too. The chosen language is a preference of the device, not of the session, so it is put back.
    */
   clear() {
     const language = read(LANGUAGE_KEY);
@@ -51,5 +61,6 @@ export const storage = {
       // see write()
     }
     if (language) write(LANGUAGE_KEY, language);
+    write(BOOKING_DRAFT_KEY, null, 'sessionStorage');
   },
 };

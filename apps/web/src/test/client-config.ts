@@ -7,6 +7,7 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
   environment: 'test',
   website_url: 'https://site.test',
   support_email: 'support@vetcall.test',
+  clinic_time_zone: 'Europe/Lisbon',
   insurance_enabled: false,
   access_codes_enabled: false,
   payment_provider: 'builtin',

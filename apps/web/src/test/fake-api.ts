@@ -82,9 +82,12 @@ export function fakeApi() {
       });
       return api;
     },
-    /** Answers `method path` with an API error body (`{ error: code, message, fields? }`). */
-    refuse(method: HttpMethod, path: string | RegExp, status: number, body: ErrorAnswer) {
-      routes.push({ method, path, respond: () => refusalResponse(refusal(status, body)) });
+    /**
+     * Answers `method path` with an API error body (`{ error: code, message, fields? }`) and `headers` (a 429
+     * needs its `retry-after`, as the API sends one with every 429).
+     */
+    refuse(method: HttpMethod, path: string | RegExp, status: number, body: ErrorAnswer, headers?: ErrorHeaders) {
+      routes.push({ method, path, respond: () => refusalResponse(refusal(status, body, headers)) });
       return api;
     },
     /** Answers `method path` with a Response built by the test, for what has no JSON contract (files). */
@@ -108,8 +111,8 @@ export function fakeApi() {
 export type FakeApi = ReturnType<typeof fakeApi>;
 
 /** An error answer a route handler returns instead of data. */
-export function refusal(status: number, body: ErrorAnswer): Refusal {
-  return new Refusal(status, body);
+export function refusal(status: number, body: ErrorAnswer, headers: ErrorHeaders = {}): Refusal {
+  return new Refusal(status, body, headers);
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -127,6 +130,7 @@ export interface FakeRequest extends FakeCall {
 
 /** The API's error body; some codes carry more (the video room's `opens_at`/`closes_at`). */
 type ErrorAnswer = ApiErrorBody & Record<string, unknown>;
+type ErrorHeaders = { 'retry-after'?: string };
 
 interface Route {
   method: HttpMethod;
@@ -139,6 +143,7 @@ export class Refusal {
   constructor(
     readonly status: number,
     readonly body: ErrorAnswer,
+    readonly headers: ErrorHeaders = {},
   ) {}
 }
 
@@ -165,16 +170,20 @@ function parseAnswer(schema: z.ZodType, data: unknown, route: string): unknown {
   throw new ContractError(`the answer to ${route} does not match its response schema:\n${result.error.message}`);
 }
 
-function refusalResponse({ status, body }: Refusal): Response {
+function refusalResponse({ status, body, headers }: Refusal): Response {
   if (status < 400) throw new ContractError(`a refusal needs a 4xx/5xx status, got ${status}`);
   if (!(ERROR_CODES as readonly string[]).includes(body.error)) {
     throw new ContractError(`'${body.error}' is not one of the API's error codes`);
   }
-  return jsonResponse(status, body);
+  if (status === 429 && !headers['retry-after']) throw new ContractError('every 429 of the API has a retry-after');
+  return jsonResponse(status, body, headers);
 }
 
-function jsonResponse(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 }
 
 /**

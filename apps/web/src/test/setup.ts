@@ -1,11 +1,13 @@
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { DESKTOP_WIDTH, matchesWidthQuery, setViewportWidth } from './viewport';
 
-// Mantine reads these browser APIs, which jsdom does not implement.
+// Mantine reads these browser APIs, which jsdom does not implement. Width queries answer for the width
+// test/viewport.ts sets (a desktop's unless a test picks a phone's).
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({
-    matches: false,
+    matches: matchesWidthQuery(query),
     media: query,
     onchange: null,
     addListener: () => {},
@@ -31,5 +33,6 @@ if (!('fonts' in document)) {
 
 afterEach(() => {
   cleanup();
+  setViewportWidth(DESKTOP_WIDTH);
   window.localStorage.clear();
 });

@@ -15,6 +15,7 @@ import {
 } from './zoned-time.ts';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const iso = (dateKey: string, time: string, zone: string) => zonedWallTimeToInstant(dateKey, time, zone).toISOString();
 const offsetHours = (instant: string, zone: string) => offsetMsAt(Date.parse(instant), zone) / HOUR;
 
@@ -191,6 +192,48 @@ describe('instantToZonedParts', () => {
 
   it('refuses an invalid date', () => {
     expect(() => instantToZonedParts(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
+  });
+});
+
+describe('instantToZonedParts reads the offset per half day, as Intl does instant by instant', () => {
+  /** What Intl itself shows at an instant, formatted afresh: the reference the cached offsets must match. */
+  function intlParts(epochMs: number, timeZone: string) {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        weekday: 'short',
+      })
+        .formatToParts(epochMs)
+        .map((part) => [part.type, part.value]),
+    );
+    const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(parts.weekday!) + 1;
+    return { dateKey: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}`, weekday };
+  }
+
+  // Two days around each change, every 7 minutes (so instants land on both sides of each change at odd
+  // minutes), visited in a scrambled order so the half-day cache fills in any order.
+  it.each([
+    ['Europe/Lisbon', '2026-03-29T01:00:00Z'],
+    ['Europe/Lisbon', '2026-10-25T01:00:00Z'],
+    ['America/Sao_Paulo', '2018-11-04T03:00:00Z'],
+    ['America/Sao_Paulo', '2019-02-17T02:00:00Z'],
+    ['Atlantic/Azores', '2026-03-29T01:00:00Z'],
+    ['America/New_York', '2026-11-01T06:00:00Z'],
+  ])('in %s around %s', (timeZone, change) => {
+    const around = Date.parse(change);
+    const instants = Array.from({ length: (2 * 24 * 60) / 7 }, (_, i) => around - DAY + i * 7 * 60_000 + 13_000);
+    const scrambled = instants.map((_, i) => instants[(i * 97) % instants.length]!);
+    for (const epochMs of scrambled) {
+      expect(instantToZonedParts(new Date(epochMs), timeZone), new Date(epochMs).toISOString()).toEqual(
+        intlParts(epochMs, timeZone),
+      );
+    }
   });
 });
 

@@ -125,8 +125,57 @@ export function offsetMsAt(epochMs: number, timeZone: string): number {
   return wallMsAt(epochMs, timeZone) - floorToSecond(epochMs);
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Offset cache
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Formatting one instant with Intl costs microseconds, and a slot list labels thousands of them: so the offset
+ * is looked up per half day instead. A half day whose first and last second share an offset has that offset
+ * throughout (the module assumes at most one change within a day), and every instant in it is read by
+ * arithmetic; a half day with a change in it (two a year in DST zones) is formatted instant by instant.
+ */
+const OFFSET_BUCKET_MS = DAY_MS / 2;
+/** Half days cached per zone (about 27 years) before that zone's cache is emptied. */
+const OFFSET_BUCKETS_PER_ZONE_LIMIT = 20_000;
+/** Instants from 1900 to 2200 use the cache; the rest (rare, and near the ends of Date) are formatted. */
+const CACHED_FROM_MS = Date.UTC(1900, 0, 1);
+const CACHED_UNTIL_MS = Date.UTC(2200, 0, 1);
+/** Per zone: half-day number → its single offset in ms, or null when the offset changes within it. */
+const offsetBuckets = new Map<string, Map<number, number | null>>();
+
+function cachedOffsetMs(epochMs: number, timeZone: string): number | null {
+  let zone = offsetBuckets.get(timeZone);
+  if (zone === undefined) {
+    // Same bound as the formatters: zone spellings are unbounded.
+    if (offsetBuckets.size >= FORMATTER_CACHE_LIMIT) offsetBuckets.clear();
+    zone = new Map();
+    offsetBuckets.set(timeZone, zone);
+  }
+  const bucket = Math.floor(epochMs / OFFSET_BUCKET_MS);
+  let offset = zone.get(bucket);
+  if (offset === undefined) {
+    const first = bucket * OFFSET_BUCKET_MS;
+    const last = first + OFFSET_BUCKET_MS - 1000;
+    const firstOffset = formattedWallMs(first, timeZone) - first;
+    offset = formattedWallMs(last, timeZone) - last === firstOffset ? firstOffset : null;
+    if (zone.size >= OFFSET_BUCKETS_PER_ZONE_LIMIT) zone.clear();
+    zone.set(bucket, offset);
+  }
+  return offset;
+}
+
 /** The wall time shown at an instant, as milliseconds "as if UTC" (whole seconds). */
 function wallMsAt(epochMs: number, timeZone: string): number {
+  if (epochMs >= CACHED_FROM_MS && epochMs < CACHED_UNTIL_MS) {
+    const offset = cachedOffsetMs(epochMs, timeZone);
+    if (offset !== null) return floorToSecond(epochMs) + offset;
+  }
+  return formattedWallMs(epochMs, timeZone);
+}
+
+/** wallMsAt through Intl: the wall time as the zone's formatter shows it. */
+function formattedWallMs(epochMs: number, timeZone: string): number {
   const text = formatterFor(timeZone).format(epochMs);
   // Fast path for the usual 'MM/DD/YYYY, HH:MM:SS' (20 characters); anything else goes through the parts.
   if (text.length !== 20 || text.charCodeAt(2) !== 47 || text.charCodeAt(11) !== 32) {

@@ -161,7 +161,7 @@ export const fileAddedByParam = z.enum(['customer', 'vet', 'manager'], { error: 
 export const APPOINTMENT_FILTER_FLOOR = '1950-01-01';
 /** docs/product-rules.md#limits: the default filter window is 15 days either side of today. */
 export const DEFAULT_FILTER_DAYS = 15;
-/** Rows per page of the appointment lists. */
+/** Rows per page of the appointment lists (and of the histories in the pet and vet records). */
 export const APPOINTMENT_PAGE_SIZE = 200;
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../constants.ts';
 import { LOCALES } from '../locales.ts';
 import { USER_TYPES } from '../roles.ts';
-import { emailField, localeField, newPasswordField } from './fields.ts';
+import { emailField, localeField, newPasswordField, passwordConfirmationField, passwordsMatch } from './fields.ts';
 
 export const loginInputSchema = z.object({
   email: emailField,
@@ -47,11 +47,8 @@ export type UpdatePasswordInput = z.infer<typeof updatePasswordSchema>;
  * sent.
  */
 export const newPasswordFormSchema = z
-  .object({ password: newPasswordField, confirmation: newPasswordField })
-  .refine((value) => value.password === value.confirmation, {
-    error: 'passwords_mismatch',
-    path: ['confirmation'],
-  });
+  .object({ password: newPasswordField, confirmation: passwordConfirmationField })
+  .refine(passwordsMatch.check, passwordsMatch.issue);
 
 export const resetPasswordFormSchema = passwordResetRequestSchema;
 

@@ -79,3 +79,55 @@ export function parseCalendarState(state: string): Record<string, string> {
   }
   return pairs;
 }
+
+/** An http(s) URL of a CalDAV server or collection. */
+const calDavUrlField = requiredText({ max: 2000 }).refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '';
+    } catch {
+      return false;
+    }
+  },
+  { error: 'invalid_format' },
+);
+
+/**
+ * PUT /api/vets/{vet_id}/calendar/caldav: the vet's CalDAV server, username and app password; the server
+ * checks them before saving. Without busy_calendars every calendar found counts as busy; without
+ * target_calendar appointments go to the first one.
+ */
+export const calDavLinkBodySchema = z.object({
+  url: calDavUrlField,
+  username: requiredText({ max: 500 }),
+  password: z.string({ error: 'required' }).min(1, { error: 'required' }).max(1000, { error: 'too_long' }),
+  busy_calendars: z.array(calDavUrlField).max(50, { error: 'too_big' }).optional(),
+  target_calendar: calDavUrlField.optional(),
+});
+export type CalDavLinkBody = z.input<typeof calDavLinkBodySchema>;
+
+export const remoteCalendarSchema = z.object({ url: z.string(), name: z.string() });
+export type RemoteCalendar = z.infer<typeof remoteCalendarSchema>;
+
+export const calDavLinkResponseSchema = z.object({ linked: z.literal(true), calendars: z.array(remoteCalendarSchema) });
+export type CalDavLinkResponse = z.infer<typeof calDavLinkResponseSchema>;
+
+/**
+ * GET /api/vets/{vet_id}/calendar (and the answer of POST …/calendar/refresh): what the vet's calendar screen
+ * shows. Never the password or the token.
+ */
+export const calendarSyncStatusSchema = z.object({
+  kind: z.enum(['builtin', 'caldav', 'aurinko']).nullable(),
+  url: z.string().nullable(),
+  username: z.string().nullable(),
+  calendars: z.array(remoteCalendarSchema),
+  busy_calendars: z.array(z.string()),
+  target_calendar: z.string().nullable(),
+  busy_read_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+  /** The last read failed: slots use the busy times read before. */
+  stale: z.boolean(),
+});
+export type CalendarSyncStatus = z.infer<typeof calendarSyncStatusSchema>;

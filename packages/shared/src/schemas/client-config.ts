@@ -6,6 +6,8 @@ export const clientConfigSchema = z.object({
   environment: z.enum(['development', 'production', 'test']),
   website_url: z.string(),
   support_email: z.string(),
+  /** The clinic's IANA time zone (CLINIC_TIME_ZONE): its today is the latest pet birth (docs/product-rules.md#validation). */
+  clinic_time_zone: z.string(),
   /** Pet insurance policies are shown only when in use (docs/product-rules.md#pet-records). */
   insurance_enabled: z.boolean(),
   /** Appointment access codes are in use (docs/product-rules.md#booking). */

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { MIN_NAME_LENGTH, MIN_PHONE_LENGTH } from '../constants.ts';
 import { LOCALES } from '../locales.ts';
-import { choiceField, emailField, newPasswordField, requiredText } from './fields.ts';
+import {
+  choiceField,
+  emailField,
+  newPasswordField,
+  passwordConfirmationField,
+  passwordNotFrom,
+  passwordsMatch,
+  requiredText,
+} from './fields.ts';
 import { POSTAL_COUNTRIES, isValidPostalCode } from './postal-code.ts';
 
 /**
@@ -29,18 +37,17 @@ const postalCodeIssue = { error: 'invalid_format', path: ['postal_code'] };
 export const customerProfileSchema = z.object(customerFields).refine(postalCodeMatchesCountry, postalCodeIssue);
 export type CustomerProfileInput = z.input<typeof customerProfileSchema>;
 
+const registrationPassword = passwordNotFrom(['email', 'name']);
 export const customerRegistrationSchema = z
   .object({
     ...customerFields,
     password: newPasswordField,
-    confirmation: newPasswordField,
+    confirmation: passwordConfirmationField,
     locale: z.enum(LOCALES).optional(),
   })
   .refine(postalCodeMatchesCountry, postalCodeIssue)
-  .refine((value) => value.password === value.confirmation, {
-    error: 'passwords_mismatch',
-    path: ['confirmation'],
-  });
+  .refine(passwordsMatch.check, passwordsMatch.issue)
+  .refine(registrationPassword.check, registrationPassword.issue);
 export type CustomerRegistrationInput = z.input<typeof customerRegistrationSchema>;
 
 export const customerSchema = z.object({

@@ -1,14 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { DATE_FLOOR, PET_WEIGHT_MAX, PET_WEIGHT_STEP, POLICY_MAX, POLICY_MIN } from '../constants.ts';
+import { todayKey } from '../dates.ts';
 import { fieldErrorsFromIssues } from './fields.ts';
-import { petDeletionSchema, petIdParamsSchema, petInputSchema, petRecordSchema, petSchema } from './pet.ts';
+import { petDeletionSchema, petIdParamsSchema, petInputSchemaFor, petRecordSchema, petSchema } from './pet.ts';
 
 function fieldsOf(schema: z.ZodType, input: unknown) {
   const result = schema.safeParse(input);
   if (result.success) return {};
   return fieldErrorsFromIssues(result.error.issues);
 }
+
+/** The schema as of the clinic's 15 June 2030. */
+const petInputSchema = petInputSchemaFor(() => '2030-06-15');
 
 const pet = {
   name: 'Bobi',
@@ -150,51 +154,39 @@ describe('petInputSchema (docs/product-rules.md#entities Pet, #validation Pet)',
     });
   });
 
-  describe('birth: between 1950-01-01 and today', () => {
-    beforeEach(() => {
-      vi.useFakeTimers({ toFake: ['Date'] });
-    });
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-
+  describe('birth: between 1950-01-01 and the clinic’s today', () => {
     it('accepts the floor and refuses the day before it', () => {
-      vi.setSystemTime(new Date('2030-06-15T12:00:00Z'));
       expect(DATE_FLOOR).toBe('1950-01-01');
       expect(fieldsOf(petInputSchema, { ...pet, birth: '1950-01-01' })).toEqual({});
       expect(fieldsOf(petInputSchema, { ...pet, birth: '1949-12-31' })).toEqual({ birth: 'too_small' });
       expect(fieldsOf(petInputSchema, { ...pet, birth: '1900-01-01' })).toEqual({ birth: 'too_small' });
     });
 
-    it('accepts today as the latest day anywhere on Earth (UTC+14), and refuses the day after', () => {
-      // 09:59:59.999 UTC is 23:59:59.999 in UTC+14: still the 15th everywhere.
-      vi.setSystemTime(new Date('2030-06-15T09:59:59.999Z'));
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2030-06-15' })).toEqual({});
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2030-06-16' })).toEqual({ birth: 'too_big' });
-
-      // From 10:00 UTC it is the 16th in UTC+14, so a person there may pick the 16th.
-      vi.setSystemTime(new Date('2030-06-15T10:00:00Z'));
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2030-06-15' })).toEqual({});
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2030-06-16' })).toEqual({});
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2030-06-17' })).toEqual({ birth: 'too_big' });
+    it('accepts today as the latest day and refuses the day after, asking for today at each check', () => {
+      let today = '2030-06-15';
+      const schema = petInputSchemaFor(() => today);
+      expect(fieldsOf(schema, { ...pet, birth: '2030-06-15' })).toEqual({});
+      expect(fieldsOf(schema, { ...pet, birth: '2030-06-16' })).toEqual({ birth: 'too_big' });
+      today = '2030-12-31';
+      expect(fieldsOf(schema, { ...pet, birth: '2030-12-31' })).toEqual({});
+      expect(fieldsOf(schema, { ...pet, birth: '2031-01-01' })).toEqual({ birth: 'too_big' });
     });
 
-    it('crosses month and year ends with the UTC+14 margin', () => {
-      vi.setSystemTime(new Date('2030-12-31T10:00:00Z'));
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2031-01-01' })).toEqual({});
-      expect(fieldsOf(petInputSchema, { ...pet, birth: '2031-01-02' })).toEqual({ birth: 'too_big' });
+    it('at 23:30 UTC on 24 November, a clinic in Lisbon refuses the 25th that UTC+14 would take', () => {
+      const now = new Date('2026-11-24T23:30:00Z');
+      const lisbon = petInputSchemaFor(() => todayKey(now, 'Europe/Lisbon'));
+      expect(fieldsOf(lisbon, { ...pet, birth: '2026-11-24' })).toEqual({});
+      expect(fieldsOf(lisbon, { ...pet, birth: '2026-11-25' })).toEqual({ birth: 'too_big' });
     });
 
     it.each(['2020-02-30', '2021-02-29', '2020-13-01', '2020-00-10', '2020-5-17', '17-05-2020', '2020/05/17', 'soon'])(
       'refuses the malformed or impossible date %j as invalid_format',
       (birth) => {
-        vi.setSystemTime(new Date('2030-06-15T12:00:00Z'));
         expect(fieldsOf(petInputSchema, { ...pet, birth })).toEqual({ birth: 'invalid_format' });
       },
     );
 
     it('accepts 29 February of a leap year and refuses a date with a time', () => {
-      vi.setSystemTime(new Date('2030-06-15T12:00:00Z'));
       expect(fieldsOf(petInputSchema, { ...pet, birth: '2024-02-29' })).toEqual({});
       expect(fieldsOf(petInputSchema, { ...pet, birth: '2024-02-28T00:00:00Z' })).toEqual({ birth: 'invalid_format' });
     });
@@ -255,6 +247,9 @@ describe('pet answer and parameter schemas', () => {
     };
     expect(petSchema.parse({ ...answer, passwordHash: 'x' })).toEqual(answer);
     expect(petDeletionSchema.parse({ pet_id: 1, archived: true })).toEqual({ pet_id: 1, archived: true });
-    expect(petRecordSchema.safeParse({ pet: answer, age: { years: 1, months: 2 }, history: [] }).success).toBe(true);
+    expect(
+      petRecordSchema.safeParse({ pet: answer, age: { years: 1, months: 2 }, history: [], history_next_cursor: null })
+        .success,
+    ).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DATE_FLOOR, MIN_NAME_LENGTH, PET_WEIGHT_MAX, PET_WEIGHT_MIN, POLICY_MAX, POLICY_MIN } from '../constants.ts';
-import { isValidDateKey, latestTodayKey } from '../dates.ts';
+import { isValidDateKey } from '../dates.ts';
 import { choiceField, idParam, requiredText } from './fields.ts';
 
 export const PET_GENDERS = ['F', 'M'] as const;
@@ -15,43 +15,50 @@ const weightField = z
   .max(PET_WEIGHT_MAX, { error: 'too_big' })
   .refine((value) => Math.abs(Math.round(value * 10) - value * 10) < 1e-6, { error: 'invalid_format' });
 
-const birthField = z
-  .string({ error: 'required' })
-  .min(1, { error: 'required' })
-  .refine(isValidDateKey, { error: 'invalid_format' })
-  .refine((value) => value >= DATE_FLOOR, { error: 'too_small' })
-  .refine((value) => value <= latestTodayKey(), { error: 'too_big' });
+/** A birth date from DATE_FLOOR up to `today()` (a date key), which is read at each check. */
+function birthField(today: () => string) {
+  return z
+    .string({ error: 'required' })
+    .min(1, { error: 'required' })
+    .refine(isValidDateKey, { error: 'invalid_format' })
+    .refine((value) => value >= DATE_FLOOR, { error: 'too_small' })
+    .refine((value) => value <= today(), { error: 'too_big' });
+}
 
 /**
  * docs/product-rules.md#entities Pet and #validation Pet rules; one schema for the pet form and for POST/PUT /api/pets.
+ * `today` is the clinic's date (docs/product-rules.md#validation: the birth is no later than today in the clinic's time
+ * zone): the server gives it from its clock, the web app from the browser's clock, both in CLINIC_TIME_ZONE.
  */
-export const petInputSchema = z.object({
-  name: requiredText({ min: MIN_NAME_LENGTH, max: 60 }),
-  /** 'Dog', 'Cat', 'Other', or free text of at least 2 characters. */
-  species: requiredText({ min: 2, max: 40 }),
-  breed_id: z.number().int().positive().nullable().default(null),
-  /** Free-text breed (at least 2 characters) when no catalogue breed is chosen; may be empty. */
-  breed: z
-    .string()
-    .trim()
-    .max(60, { error: 'too_long' })
-    .refine((value) => value === '' || value.length >= 2, { error: 'too_short' })
-    .default(''),
-  gender: choiceField(PET_GENDERS),
-  birth: birthField,
-  fertile_status: choiceField(FERTILE_STATUSES),
-  weight: weightField,
-  /** Insurance policy: 8 to 19 letters or digits, only when insurance is in use. */
-  policy: z
-    .string()
-    .trim()
-    .refine((value) => value === '' || new RegExp(`^[A-Za-z0-9]{${POLICY_MIN},${POLICY_MAX}}$`).test(value), {
-      error: 'invalid_format',
-    })
-    .nullable()
-    .default(null),
-});
-export type PetInput = z.input<typeof petInputSchema>;
+export function petInputSchemaFor(today: () => string) {
+  return z.object({
+    name: requiredText({ min: MIN_NAME_LENGTH, max: 60 }),
+    /** 'Dog', 'Cat', 'Other', or free text of at least 2 characters. */
+    species: requiredText({ min: 2, max: 40 }),
+    breed_id: z.number().int().positive().nullable().default(null),
+    /** Free-text breed (at least 2 characters) when no catalogue breed is chosen; may be empty. */
+    breed: z
+      .string()
+      .trim()
+      .max(60, { error: 'too_long' })
+      .refine((value) => value === '' || value.length >= 2, { error: 'too_short' })
+      .default(''),
+    gender: choiceField(PET_GENDERS),
+    birth: birthField(today),
+    fertile_status: choiceField(FERTILE_STATUSES),
+    weight: weightField,
+    /** Insurance policy: 8 to 19 letters or digits, only when insurance is in use. */
+    policy: z
+      .string()
+      .trim()
+      .refine((value) => value === '' || new RegExp(`^[A-Za-z0-9]{${POLICY_MIN},${POLICY_MAX}}$`).test(value), {
+        error: 'invalid_format',
+      })
+      .nullable()
+      .default(null),
+  });
+}
+export type PetInput = z.input<ReturnType<typeof petInputSchemaFor>>;
 
 export const petSchema = z.object({
   pet_id: z.number().int(),
@@ -93,10 +100,14 @@ export const petHistoryEntrySchema = z.object({
   join_pin: z.string().nullable(),
 });
 
-/** GET /api/pets/record/{pet_id}/{language}: the pet, its age and its appointment history. */
+/**
+ * GET /api/pets/record/{pet_id}/{language}?cursor: the pet, its age and one keyset page of its appointment
+ * history, newest first. `history_next_cursor` is passed as `cursor` for the next page (null at the end).
+ */
 export const petRecordSchema = z.object({
   pet: petSchema,
   age: z.object({ years: z.number().int(), months: z.number().int() }),
   history: z.array(petHistoryEntrySchema),
+  history_next_cursor: z.string().nullable(),
 });
 export type PetRecord = z.infer<typeof petRecordSchema>;

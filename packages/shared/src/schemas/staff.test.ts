@@ -339,10 +339,12 @@ describe('answer shapes', () => {
     const record = vetRecordSchema.parse({
       vet: { ...vetRow, vet_id: 1 },
       appointments: [],
+      next_cursor: null,
     });
     expect(record).toStrictEqual({
       vet: { user_id: 3, vet_id: 1, name: 'Rui', specialty: 'Orthopaedics' },
       appointments: [],
+      next_cursor: null,
     });
   });
 });

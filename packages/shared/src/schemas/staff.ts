@@ -9,7 +9,15 @@ import {
 } from '../constants.ts';
 import { LOCALES } from '../locales.ts';
 import { USER_TYPES } from '../roles.ts';
-import { emailField, idParam, newPasswordField, requiredText } from './fields.ts';
+import {
+  emailField,
+  idParam,
+  newPasswordField,
+  passwordConfirmationField,
+  passwordNotFrom,
+  passwordsMatch,
+  requiredText,
+} from './fields.ts';
 
 export const userTypeParamsSchema = z.object({ type: z.enum(USER_TYPES, { error: 'invalid_value' }) });
 export const staffTypeParamsSchema = z.object({ type: z.enum(['vet', 'manager'], { error: 'invalid_value' }) });
@@ -25,10 +33,7 @@ const discountField = z
   .max(DISCOUNT_MAX, { error: 'too_big' })
   .refine((value) => value % DISCOUNT_STEP === 0, { error: 'invalid_format' });
 
-const passwordsMatch = {
-  check: (value: { password: string; confirmation: string }) => value.password === value.confirmation,
-  issue: { error: 'passwords_mismatch', path: ['confirmation'] },
-};
+const staffPassword = passwordNotFrom(['email', 'name']);
 
 /**
  * docs/product-rules.md#validation New user: a manager creates vets (with phone and specialty) and managers (without
@@ -39,14 +44,16 @@ export const newVetSchema = z
     name: nameField,
     email: emailField,
     password: newPasswordField,
-    confirmation: newPasswordField,
+    confirmation: passwordConfirmationField,
     phone: phoneField,
     specialty: specialtyField,
   })
-  .refine(passwordsMatch.check, passwordsMatch.issue);
+  .refine(passwordsMatch.check, passwordsMatch.issue)
+  .refine(staffPassword.check, staffPassword.issue);
 export const newManagerSchema = z
-  .object({ name: nameField, email: emailField, password: newPasswordField, confirmation: newPasswordField })
-  .refine(passwordsMatch.check, passwordsMatch.issue);
+  .object({ name: nameField, email: emailField, password: newPasswordField, confirmation: passwordConfirmationField })
+  .refine(passwordsMatch.check, passwordsMatch.issue)
+  .refine(staffPassword.check, staffPassword.issue);
 export type NewVetInput = z.input<typeof newVetSchema>;
 export type NewManagerInput = z.input<typeof newManagerSchema>;
 
@@ -137,7 +144,10 @@ export type Vet = z.infer<typeof vetSchema>;
 
 export const profileUpdateResponseSchema = z.object({ user_id: z.number().int(), email_changed: z.boolean() });
 
-/** GET /api/vets/record/{vet_id}/{language}: the vet's appointments, newest first. */
+/**
+ * GET /api/vets/record/{vet_id}/{language}?cursor: one keyset page of the vet's appointments, newest first;
+ * `next_cursor` is passed as `cursor` for the next page (null at the end).
+ */
 export const vetRecordSchema = z.object({
   vet: publicVetSchema.extend({ vet_id: z.number().int() }),
   appointments: z.array(
@@ -152,4 +162,5 @@ export const vetRecordSchema = z.object({
       status_date: z.string(),
     }),
   ),
+  next_cursor: z.string().nullable(),
 });

@@ -29,6 +29,8 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
 
   const managersOnly = { onRequest: requireAuth(context, 'manager') };
   const security = [{ bearer: [] }];
+  // Every route here is 404 while access codes are off.
+  const notFoundWhenOff = { 404: ['not_found'] } as const;
 
   app.get(
     '/',
@@ -39,6 +41,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         summary: 'Every access code, newest validity first (managers)',
         security,
         response: { 200: z.array(accessCodeSchema) },
+        errors: notFoundWhenOff,
       },
     },
     async (request) => listAccessCodes(context.db, actorOf(request)),
@@ -54,6 +57,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         security,
         body: accessCodeInputSchema,
         response: { 201: accessCodeSchema },
+        errors: { ...notFoundWhenOff, 409: ['access_code_exists'] },
       },
     },
     async (request, reply) => reply.status(201).send(await createAccessCode(context, actorOf(request), request.body)),
@@ -69,6 +73,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         security,
         params: accessCodeIdParamsSchema,
         response: { 200: accessCodeSchema },
+        errors: notFoundWhenOff,
       },
     },
     async (request) => setAccessCodeDisabled(context, actorOf(request), request.params.access_code_id, true),
@@ -84,6 +89,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         security,
         params: accessCodeIdParamsSchema,
         response: { 200: accessCodeSchema },
+        errors: notFoundWhenOff,
       },
     },
     async (request) => setAccessCodeDisabled(context, actorOf(request), request.params.access_code_id, false),
@@ -99,6 +105,7 @@ export const accessCodeRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         security,
         body: accessCodeValidationInputSchema,
         response: { 200: accessCodeValidationSchema },
+        errors: { ...notFoundWhenOff, 429: ['too_many_requests'] },
       },
     },
     async (request) => validateAccessCode(context, actorOf(request), request.body.code, request.ip),

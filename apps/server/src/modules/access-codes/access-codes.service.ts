@@ -2,6 +2,7 @@ import { desc, eq } from 'drizzle-orm';
 import { latestTodayKey, todayKey } from '@vetcall/shared/dates';
 import { type AccessCode, type AccessCodeValidation, normalizeAccessCode } from '@vetcall/shared/schemas/access-code';
 import type { AppContext } from '../../context.ts';
+import { recordAudit } from '../../db/audit-log.ts';
 import type { Database } from '../../db/client.ts';
 import { accessCodes } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
@@ -11,11 +12,32 @@ import { canManageAccessCodes, canValidateAccessCode } from './access-codes.poli
 import { isUniqueViolation } from '../../db/sql-state.ts';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
-/** Checking codes is limited so that they cannot be guessed: per IP and per user. */
+/**
+ * Codes must not be guessable, so the wrong ones a person tries are limited: per user first, and per address
+ * generously (a family or a clinic's staff share one). A valid code never counts, so checking it, quoting with it
+ * or booking with it again and again is never refused.
+ */
 export const ACCESS_CODE_RATE_LIMITS = {
-  validatePerIp: { limit: 20, windowMs: FIFTEEN_MINUTES },
-  validatePerUser: { limit: 20, windowMs: FIFTEEN_MINUTES },
+  wrongPerUser: { limit: 30, windowMs: FIFTEEN_MINUTES },
+  wrongPerIp: { limit: 300, windowMs: FIFTEEN_MINUTES },
 } as const;
+
+const wrongCodeKeys = (actor: Actor, ip: string) =>
+  [
+    [`access-code-wrong:user:${actor.userId}`, ACCESS_CODE_RATE_LIMITS.wrongPerUser],
+    [`access-code-wrong:ip:${ip}`, ACCESS_CODE_RATE_LIMITS.wrongPerIp],
+  ] as const;
+
+/** 429 (with Retry-After) once the user's or the address's wrong codes are used up. */
+export async function assertAccessCodeBudget(deps: Pick<AppContext, 'limiter'>, actor: Actor, ip: string) {
+  const decisions = [];
+  for (const [key, rule] of wrongCodeKeys(actor, ip)) decisions.push(await deps.limiter.check(key, rule));
+  assertAllowed(...decisions);
+}
+
+export async function countWrongAccessCode(deps: Pick<AppContext, 'limiter'>, actor: Actor, ip: string) {
+  for (const [key, rule] of wrongCodeKeys(actor, ip)) await deps.limiter.hit(key, rule);
+}
 
 type AccessCodeRow = typeof accessCodes.$inferSelect;
 
@@ -60,7 +82,7 @@ async function findByCode(db: Database, code: string) {
 }
 
 export async function createAccessCode(
-  deps: Pick<AppContext, 'db'>,
+  deps: Pick<AppContext, 'db' | 'clock'>,
   actor: Actor,
   input: { code: string; valid_from: string; valid_to: string; included: boolean },
 ): Promise<AccessCode> {
@@ -68,11 +90,22 @@ export async function createAccessCode(
   const code = normalizeAccessCode(input.code);
   if (await findByCode(deps.db, code)) throw accessCodeExists();
   try {
-    const [row] = await deps.db
-      .insert(accessCodes)
-      .values({ code, validFrom: input.valid_from, validTo: input.valid_to, included: input.included })
-      .returning();
-    return toAccessCode(row!);
+    const row = await deps.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(accessCodes)
+        .values({ code, validFrom: input.valid_from, validTo: input.valid_to, included: input.included })
+        .returning();
+      // Not the code itself: it grants appointments, and the log is no place to read codes from.
+      await recordAudit(tx, {
+        actor,
+        action: 'access_code.created',
+        subject: { type: 'access_code', id: created!.id },
+        details: { valid_from: input.valid_from, valid_to: input.valid_to, included: input.included },
+        at: deps.clock.now(),
+      });
+      return created!;
+    });
+    return toAccessCode(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw accessCodeExists();
     throw error;
@@ -90,12 +123,22 @@ export async function setAccessCodeDisabled(
   const [current] = await deps.db.select().from(accessCodes).where(eq(accessCodes.id, accessCodeId)).limit(1);
   if (!current) throw notFound();
   if (disabled === (current.disabledAt !== null)) return toAccessCode(current);
-  const [row] = await deps.db
-    .update(accessCodes)
-    .set({ disabledAt: disabled ? deps.clock.now() : null })
-    .where(eq(accessCodes.id, accessCodeId))
-    .returning();
-  return toAccessCode(row!);
+  const row = await deps.db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(accessCodes)
+      .set({ disabledAt: disabled ? deps.clock.now() : null })
+      .where(eq(accessCodes.id, accessCodeId))
+      .returning();
+    await recordAudit(tx, {
+      actor,
+      action: 'access_code.updated',
+      subject: { type: 'access_code', id: accessCodeId },
+      details: { disabled },
+      at: deps.clock.now(),
+    });
+    return changed!;
+  });
+  return toAccessCode(row);
 }
 
 /**
@@ -109,12 +152,11 @@ export async function validateAccessCode(
   ip: string,
 ): Promise<AccessCodeValidation> {
   if (!canValidateAccessCode(actor)) throw forbidden();
-  assertAllowed(
-    await deps.limiter.hit(`access-code-validate:ip:${ip}`, ACCESS_CODE_RATE_LIMITS.validatePerIp),
-    await deps.limiter.hit(`access-code-validate:user:${actor.userId}`, ACCESS_CODE_RATE_LIMITS.validatePerUser),
-  );
+  await assertAccessCodeBudget(deps, actor, ip);
   const row = await findByCode(deps.db, code);
-  if (!row || row.disabledAt !== null || !isWithinDates(row, deps.clock.now()))
+  if (!row || row.disabledAt !== null || !isWithinDates(row, deps.clock.now())) {
+    await countWrongAccessCode(deps, actor, ip);
     return { valid: false, included: false };
+  }
   return { valid: true, included: row.included };
 }

@@ -1,13 +1,7 @@
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
-import {
-  discardStoredFiles,
-  type FileStore,
-  filesTooLarge,
-  storeUpload,
-  type StoredFile,
-} from '../../providers/storage/file-store.ts';
+import { type FileStore, filesTooLarge, type StoredFile } from '../../providers/storage/file-store.ts';
 
 /** Files one request may carry (the product rules give no number; enough for a visit's photos and reports). */
 export const MAX_FILES_PER_REQUEST = 20;
@@ -20,7 +14,7 @@ export const FILE_FIELD_NAMES = ['files[]', 'files'] as const;
 
 /**
  * @fastify/multipart options for routes that receive attachments: the per-file parser limit is above
- * every cap so that storeUpload (which counts the running total) is what says 413.
+ * every cap so that the store's put (which counts the running total) is what says 413.
  */
 export const ATTACHMENT_MULTIPART_OPTIONS = {
   limits: {
@@ -112,9 +106,9 @@ async function receiveUploads(
       } else if (part.type === 'file' && (FILE_FIELD_NAMES as readonly string[]).includes(part.fieldname)) {
         if (files.length >= MAX_FILES_PER_REQUEST) throw tooManyFiles();
         const remaining = options.maxTotalBytes - total;
-        const stored = await storeUpload(options.store, part.file, { fileName: part.filename, maxBytes: remaining });
+        const stored = await options.store.put(part.file, { fileName: part.filename, maxBytes: remaining });
         if (stored.fileSize === 0) {
-          await discardStoredFiles(options.store, [stored]);
+          await options.store.discard([stored]);
           continue;
         }
         files.push(stored);
@@ -124,7 +118,7 @@ async function receiveUploads(
       }
     }
   } catch (error) {
-    await discardStoredFiles(options.store, files);
+    await options.store.discard(files);
     const mapped = uploadError(error);
     if (mapped instanceof AppError && mapped.code === 'files_too_large') throw filesTooLarge(options.maxTotalBytes);
     throw mapped;
@@ -144,7 +138,7 @@ export async function discardFilesOnFailure<T>(
   try {
     return await work();
   } catch (error) {
-    await discardStoredFiles(store, files);
+    await store.discard(files);
     throw error;
   }
 }

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { uploadCapFor } from '@vetcall/shared/appointment-rules';
-import { fileStoreFor } from '../../providers/storage/file-store.ts';
 import { ATTACHMENT_MULTIPART_OPTIONS, receiveAttachments } from './attachment-uploads.ts';
 import {
   type ParsedAppointmentData,
@@ -26,7 +25,7 @@ export const appointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> =
   await app.register(multipart, ATTACHMENT_MULTIPART_OPTIONS);
   const customersOnly = { onRequest: requireAuth(context, 'customer') };
   const security = [{ bearer: [] }];
-  const store = fileStoreFor(context.config);
+  const store = context.files;
 
   app.get(
     '/quote',
@@ -41,6 +40,12 @@ export const appointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> =
         security,
         querystring: quoteQuerySchema,
         response: { 200: quoteSchema },
+        errors: {
+          400: ['invalid_access_code'],
+          404: ['not_found'],
+          409: ['no_product'],
+          429: ['too_many_requests'],
+        },
       },
     },
     async (request) => quoteAppointment(context, actorOf(request), request.query, request.ip),
@@ -60,6 +65,15 @@ export const appointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> =
         security,
         consumes: ['multipart/form-data'],
         response: { 201: appointmentCreatedSchema },
+        errors: {
+          400: ['invalid_access_code'],
+          403: ['forbidden'],
+          404: ['not_found'],
+          409: ['hold_not_found', 'hold_expired', 'no_product'],
+          413: ['files_too_large'],
+          415: ['file_type_not_allowed'],
+          429: ['too_many_requests'],
+        },
       },
     },
     async (request, reply) => {

@@ -12,10 +12,10 @@ import type { Database } from '../../db/client.ts';
 import { appointments, calendarEvents, customers, pets } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { StoredFile } from '../../providers/storage/file-store.ts';
-import { insertFileRows } from './file-rows.ts';
+import { insertFileRows, recordFileEvents } from './file-rows.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { canBookAppointment, isBookingForSelf } from './appointment.policy.ts';
-import { type BookingPrice, countAccessCodeAttempt, priceBooking } from './pricing.ts';
+import { type BookingPrice, priceBooking, withinAccessCodeBudget } from './pricing.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter'>;
 export type ParsedAppointmentData = z.output<typeof appointmentDataSchema>;
@@ -138,13 +138,14 @@ async function planBooking(
 
 /**
  * The early check of POST /api/appointments, run as soon as appointment_data arrives so that a request
- * bound to fail is refused before its files are read. Counts a typed access code against the code
+ * bound to fail is refused before its files are read. A wrong access code counts against the code
  * guessing budget. createAppointment checks everything again in its transaction.
  */
 export async function checkBookingRequest(deps: Deps, actor: Actor, data: ParsedAppointmentData, ip: string) {
   if (!canBookAppointment(actor)) throw forbidden();
-  if (deps.config.accessCodesEnabled && data.access_code?.trim()) await countAccessCodeAttempt(deps, actor, ip);
-  await planBooking(deps.db, deps, actor, data, deps.clock.now());
+  const plan = () => planBooking(deps.db, deps, actor, data, deps.clock.now());
+  if (deps.config.accessCodesEnabled && data.access_code?.trim()) await withinAccessCodeBudget(deps, actor, ip, plan);
+  else await plan();
 }
 
 /**
@@ -205,7 +206,8 @@ export async function createAppointment(
       .returning({ id: calendarEvents.id });
     // Another request claimed it between our read and this write.
     if (claimed.length === 0) throw alreadyBooked();
-    await insertFileRows(tx, appointment!.id, files, { uploadedByUserId: actor.userId, now });
+    const fileRows = await insertFileRows(tx, appointment!.id, files, { uploadedByUserId: actor.userId, now });
+    await recordFileEvents(tx, actor, 'file.uploaded', fileRows, now);
     return {
       appointment_hash: appointment!.hash,
       payment_hash: appointment!.paymentHash!,

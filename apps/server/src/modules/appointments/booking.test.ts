@@ -7,7 +7,8 @@ import { fixedClock } from '../../clock.ts';
 import { buildCustomer, buildHold, buildManager, buildPet, buildVet } from '../../demo-data/factories.ts';
 import { accessCodes, appointmentFiles, appointments, calendarEvents, products } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { fileStoreFor, sweepFileStore } from '../../providers/storage/file-store.ts';
+import type { LocalFileStore } from '../../providers/storage/local-file-store.ts';
+import { sweepFileStore } from '../../providers/storage/file-store-sweep.ts';
 
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter). */
 const NOW = '2026-01-12T10:10:00Z';
@@ -150,7 +151,7 @@ describe('appointments: booking', () => {
     });
   };
 
-  const store = () => fileStoreFor(t.config);
+  const store = () => t.context.files as LocalFileStore;
   const filesOnDisk = async () => ({
     stored: (await readdir(store().root).catch(() => [])).filter((name) => name !== 'tmp'),
     temp: await readdir(store().tempDir).catch(() => []),

@@ -3,6 +3,7 @@ import { cancellationTerms } from '@vetcall/shared/appointment-rules';
 import type { Locale } from '@vetcall/shared/locales';
 import type { AppointmentDto, CancelAppointmentInput } from '@vetcall/shared/schemas/appointment';
 import type { AppContext } from '../../context.ts';
+import type { AuditActor } from '../../db/audit-log.ts';
 import { type AppointmentRow, transitionAppointment } from '../../db/appointment-transition.ts';
 import type { Database } from '../../db/client.ts';
 import { calendarEvents } from '../../db/schema.ts';
@@ -15,6 +16,7 @@ import { buildCancellationMail } from './cancellation-mail.ts';
 import { REFUND_JOB } from './refunds.ts';
 import { getAppointment, lockVisibleAppointment } from './records.service.ts';
 import { loadRequestDetails } from './request-emails.ts';
+import { queueCalendarEvent } from './calendar-event-job.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'jobs'>;
 
@@ -53,6 +55,7 @@ export async function cancelAppointment(
     await applyCancellation(deps, tx, row, now, {
       byUserId: actor.userId,
       byName: actor.name,
+      actor,
       reason: input.reason?.trim() || null,
       refund: terms.refund,
     });
@@ -72,12 +75,20 @@ export async function applyCancellation(
   tx: Transaction,
   row: AppointmentRow,
   now: Date,
-  by: { byUserId: number | null; byName: string; reason: string | null; reasonKey?: string; refund: boolean },
+  by: {
+    byUserId: number | null;
+    byName: string;
+    /** Who cancels, for the audit log; null is VetCall itself. */
+    actor: AuditActor;
+    reason: string | null;
+    reasonKey?: string;
+    refund: boolean;
+  },
 ) {
   const wasPaid = isPaidStatus(row.status);
   const refundable = wasPaid && by.refund && row.priceCents > 0 && row.paymentProvider !== 'free';
   const byStripe = refundable && row.paymentProvider === 'stripe';
-  const canceled = await transitionAppointment(tx, row.id, 'TK_Canceled', now, {
+  const canceled = await transitionAppointment(tx, row.id, 'TK_Canceled', now, by.actor, {
     canceledAt: now,
     canceledByUserId: by.byUserId,
     cancelReason: by.reason,
@@ -90,6 +101,8 @@ export async function applyCancellation(
     .set({ releasedAt: now })
     .where(and(eq(calendarEvents.appointmentId, row.id), isNull(calendarEvents.releasedAt)));
   if (byStripe) await enqueueJobs(tx, now, [{ kind: REFUND_JOB, payload: { appointmentId: row.id } }]);
+  // Out of the vet's own calendar (the job deletes the event only if one was written).
+  await queueCalendarEvent(tx, now, canceled);
 
   if (!wasPaid) return;
   const details = await loadRequestDetails(tx, row.id);

@@ -35,7 +35,7 @@ export async function completeAppointment(
             : 'An appointment can be marked done once it has started.',
       });
     }
-    await transitionAppointment(tx, row.id, 'TK_Completed', now, { completedAt: now });
+    await transitionAppointment(tx, row.id, 'TK_Completed', now, actor, { completedAt: now });
   });
   return getAppointment(deps, actor, appointmentId, locale);
 }

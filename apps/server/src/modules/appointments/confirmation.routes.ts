@@ -1,3 +1,4 @@
+import { originOf } from '../../lib/request-origin.ts';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -27,6 +28,7 @@ export const appointmentConfirmationRoutes: FastifyPluginAsyncZod<{ context: App
         summary: 'What the confirmation page shows: time, duration, status, vet, pet and the vet’s zone',
         params: hashParams,
         response: { 200: appointmentInfoSchema },
+        errors: { 404: ['not_found'], 429: ['too_many_requests'] },
       },
     },
     async (request) => getAppointmentInfo(context, request.params.hash, request.ip),
@@ -41,12 +43,20 @@ export const appointmentConfirmationRoutes: FastifyPluginAsyncZod<{ context: App
         params: hashParams,
         body: confirmAppointmentSchema,
         response: { 200: confirmAppointmentResultSchema },
+        errors: {
+          400: ['cant_activate_appointment'],
+          409: ['already_confirmed', 'appointment_not_confirmable', 'slot_taken'],
+          429: ['too_many_requests'],
+        },
       },
     },
     async (request, reply) => {
       // The answer is a PIN that opens the video room: no cache may keep it.
       void reply.header('cache-control', 'no-store');
-      return confirmAppointment(context, request.params.hash, request.body, { ip: request.ip, log: request.log });
+      return confirmAppointment(context, request.params.hash, request.body, {
+        origin: originOf(request),
+        log: request.log,
+      });
     },
   );
 };

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull, lt, lte } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, lte } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppointmentInfo, ConfirmAppointmentInput } from '@vetcall/shared/schemas/booking';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
-import { appointments, availabilityProfiles, calendarEvents, pets, users, vets } from '../../db/schema.ts';
+import { appointments, calendarEvents, pets, users } from '../../db/schema.ts';
 import { isExclusionViolation, isUniqueViolation } from '../../db/sql-state.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { assertAllowed, type RateRule } from '../../plugins/rate-limiter.ts';
+import type { AuditActor } from '../../db/audit-log.ts';
 import { transitionAppointment, type AppointmentRow } from '../../db/appointment-transition.ts';
 import { slotTaken } from '../scheduling/holds.service.ts';
 import { canConfirmAppointment } from './appointment.policy.ts';
@@ -17,6 +18,9 @@ import { loadRequestDetails } from './request-emails.ts';
 import { buildConfirmationMail, joinUrl } from './confirmation-mail.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 import { appointmentEventUid } from '../ics-feed/ics-calendar.ts';
+import { queueCalendarEvent } from './calendar-event-job.ts';
+import { vetTimeZone } from '../availability/availability-profiles.ts';
+import type { RequestOrigin } from '../../lib/request-origin.ts';
 
 const alreadyConfirmed = () =>
   new AppError('already_confirmed', 409, {
@@ -55,18 +59,6 @@ const notConfirmable = () =>
 const scheduleError = (code: 'invalid_value' | 'too_small', message: string) =>
   new AppError('validation_failed', 400, { message, fields: { schedule: code } });
 
-/** The zone of the vet's (first) availability profile: the zone the vet works in. */
-async function vetTimeZone(db: Pick<Database, 'select'>, vetUserId: number): Promise<string> {
-  const [profile] = await db
-    .select({ timezone: availabilityProfiles.timezone })
-    .from(availabilityProfiles)
-    .innerJoin(vets, eq(vets.id, availabilityProfiles.vetId))
-    .where(eq(vets.userId, vetUserId))
-    .orderBy(asc(availabilityProfiles.id))
-    .limit(1);
-  return profile?.timezone ?? DEFAULT_VET_TIME_ZONE;
-}
-
 /** GET /api/appointments/info/{hash}: what the confirmation page shows, nothing private. Unknown: 404. */
 export async function getAppointmentInfo(
   deps: Pick<AppContext, 'db' | 'limiter'>,
@@ -101,7 +93,7 @@ export async function getAppointmentInfo(
     status: row.status,
     vet_name: row.vetName,
     pet_name: row.petName,
-    vet_timezone: await vetTimeZone(deps.db, row.vetUserId),
+    vet_timezone: (await vetTimeZone(deps.db, row.vetUserId)) ?? DEFAULT_VET_TIME_ZONE,
   };
 }
 
@@ -118,7 +110,7 @@ export async function confirmAppointment(
   deps: Deps,
   pathHash: string,
   input: ConfirmAppointmentInput,
-  request: { ip: string; log: Pick<FastifyBaseLogger, 'error'> },
+  request: { origin: RequestOrigin; log: Pick<FastifyBaseLogger, 'error'> },
 ): Promise<{ appointment_pin: string }> {
   if (input.hash !== pathHash) {
     throw new AppError('validation_failed', 400, {
@@ -126,7 +118,7 @@ export async function confirmAppointment(
       fields: { hash: 'invalid_value' },
     });
   }
-  const ipKey = `appointment-confirm:ip:${request.ip}`;
+  const ipKey = `appointment-confirm:ip:${request.origin.ip}`;
   const hashKey = `appointment-confirm:hash:${pathHash}`;
   assertAllowed(
     await deps.limiter.check(ipKey, CONFIRMATION_RATE_LIMITS.confirmFailuresPerIp),
@@ -134,7 +126,7 @@ export async function confirmAppointment(
   );
 
   const [target] = await deps.db
-    .select({ id: appointments.id, vetEmail: users.email, vetActive: users.active })
+    .select({ id: appointments.id, vetUserId: users.id, vetEmail: users.email, vetActive: users.active })
     .from(appointments)
     .innerJoin(users, eq(users.id, appointments.vetUserId))
     .where(eq(appointments.hash, pathHash))
@@ -145,7 +137,9 @@ export async function confirmAppointment(
     throw cantActivate();
   }
 
-  const outcome = await confirmWithRetries(deps, target.id, input, request.log);
+  // The vet confirms from the link in their mail, not logged in: the email they gave is theirs (checked above).
+  const by = { userId: target.vetUserId, type: 'vet' as const, email: target.vetEmail, origin: request.origin };
+  const outcome = await confirmWithRetries(deps, target.id, input, by, request.log);
   if (outcome.kind === 'confirmed') deps.jobs.kick();
   return { appointment_pin: outcome.pins.vet };
 }
@@ -158,11 +152,12 @@ async function confirmWithRetries(
   deps: Deps,
   appointmentId: number,
   input: ConfirmAppointmentInput,
+  by: AuditActor,
   log: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<ConfirmOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await deps.db.transaction((tx) => confirmInTransaction(deps, tx, appointmentId, input, log));
+      return await deps.db.transaction((tx) => confirmInTransaction(deps, tx, appointmentId, input, by, log));
     } catch (error) {
       if (isExclusionViolation(error)) throw slotTaken();
       // Another appointment took one of the PINs between check and write: pick again.
@@ -177,6 +172,7 @@ async function confirmInTransaction(
   tx: Transaction,
   appointmentId: number,
   input: ConfirmAppointmentInput,
+  by: AuditActor,
   log: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<ConfirmOutcome> {
   // Locked first: a concurrent confirmation of the same appointment waits here, then sees it confirmed.
@@ -199,7 +195,7 @@ async function confirmInTransaction(
 
   await placeBooking(tx, row, start, end, now);
   const issued = await issuePins(tx, deps.secrets);
-  const confirmed = await transitionAppointment(tx, row.id, 'TK_Confirmed', now, {
+  const confirmed = await transitionAppointment(tx, row.id, 'TK_Confirmed', now, by, {
     confirmedAt: now,
     schedule: start,
     customerPinHash: issued.customerPinHash,
@@ -208,6 +204,8 @@ async function confirmInTransaction(
   });
   if (!confirmed) throw notConfirmable();
   await queueConfirmationMails(deps, tx, confirmed, issued.pins, log);
+  // Into the vet's own calendar, if linked (the job worker writes it, with retries).
+  await queueCalendarEvent(tx, now, confirmed);
   return { kind: 'confirmed', pins: issued.pins, appointment: confirmed };
 }
 

@@ -1,7 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
+import type { AuditAction } from '@vetcall/shared/audit-actions';
+import { type AuditActor, recordAudit } from '../../db/audit-log.ts';
 import type { Database } from '../../db/client.ts';
 import { appointmentFiles } from '../../db/schema.ts';
-import { discardStoredFiles, type FileStore, type StoredFile } from '../../providers/storage/file-store.ts';
+import type { FileStore, StoredFile } from '../../providers/storage/file-store.ts';
 
 /**
  * The rows that name an appointment's stored files. Bytes are written before their rows and deleted
@@ -62,6 +64,33 @@ export async function deleteAppointmentFile(
 ): Promise<AppointmentFileRow | null> {
   const [row] = await deps.db.delete(appointmentFiles).where(eq(appointmentFiles.id, fileId)).returning();
   if (!row) return null;
-  await discardStoredFiles(deps.store, [row]);
+  await deps.store.discard([row]);
   return row;
+}
+
+/**
+ * Writes one audit event per file (docs/audit-log.md): which file of which appointment, its name, type and
+ * size; never its contents or its storage key.
+ */
+export async function recordFileEvents(
+  db: Pick<Database, 'insert'>,
+  actor: AuditActor,
+  action: Extract<AuditAction, `file.${string}`>,
+  rows: readonly AppointmentFileRow[],
+  now: Date,
+): Promise<void> {
+  for (const row of rows) {
+    await recordAudit(db, {
+      actor,
+      action,
+      subject: { type: 'file', id: row.id },
+      details: {
+        appointment_id: row.appointmentId,
+        file_name: row.fileName,
+        file_type: row.fileType,
+        file_size: row.fileSize,
+      },
+      at: now,
+    });
+  }
 }

@@ -17,7 +17,6 @@ import {
   removeFile,
 } from './files.service.ts';
 import { notifyFileAdded } from './file-added-mail.ts';
-import { fileStoreFor } from '../../providers/storage/file-store.ts';
 import { ATTACHMENT_MULTIPART_OPTIONS, receiveAttachments } from './attachment-uploads.ts';
 
 const FILE_DATA_FIELD = 'file_data';
@@ -31,7 +30,7 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
   await app.register(multipart, ATTACHMENT_MULTIPART_OPTIONS);
   const auth = { onRequest: requireAuth(context) };
   const security = [{ bearer: [] }];
-  const store = fileStoreFor(context.config);
+  const store = context.files;
   const deps = { ...context, store };
   const appointmentParams = z.object({ appointment_id: idParam });
 
@@ -45,6 +44,7 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
         security,
         params: appointmentParams,
         response: { 200: z.array(appointmentFileSchema) },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => listFiles(deps, actorOf(request), request.params.appointment_id),
@@ -68,6 +68,13 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
         consumes: ['multipart/form-data'],
         params: appointmentParams,
         response: { 201: z.array(appointmentFileSchema) },
+        errors: {
+          403: ['forbidden'],
+          404: ['not_found'],
+          409: ['error_creating_new_file'],
+          413: ['files_too_large'],
+          415: ['file_type_not_allowed'],
+        },
       },
     },
     async (request, reply) => {
@@ -99,6 +106,7 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
         security,
         params: z.object({ file_id: idParam }),
         response: { 200: z.object({ file_id: z.number().int() }) },
+        errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['error_deleting_file'] },
       },
     },
     async (request) => removeFile(deps, actorOf(request), request.params.file_id),
@@ -118,6 +126,7 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
         security,
         querystring: z.object({ file_id: idParam }),
         produces: ['application/octet-stream'],
+        errors: { 404: ['not_found'] },
       },
     },
     async (request, reply) => {
@@ -148,6 +157,12 @@ export const appointmentFileRoutes: FastifyPluginAsyncZod<{ context: AppContext 
         security,
         params: appointmentParams.extend({ bywhom: fileAddedByParam, language: localeField }),
         response: { 200: z.object({ success: z.literal(true) }) },
+        errors: {
+          403: ['forbidden'],
+          404: ['not_found'],
+          409: ['error_notifying_file_added'],
+          429: ['too_many_requests'],
+        },
       },
     },
     async (request) => notifyFileAdded(context, actorOf(request), request.params.appointment_id, request.params.bywhom),

@@ -1,4 +1,4 @@
-import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { asc, eq, sql } from 'drizzle-orm';
 import { type AppointmentFile, fileDataSchema } from '@vetcall/shared/schemas/appointment';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
@@ -11,8 +11,8 @@ import type { Actor } from '../auth/auth.service.ts';
 import { canAddFiles, canDeleteFile, viewerOf } from './appointment.policy.ts';
 import { loadVisibleAppointment } from './records.service.ts';
 import { isAppointmentEditable, uploadCapFor } from '@vetcall/shared/appointment-rules';
-import { type FileStore, filesTooLarge, openStoredFile, type StoredFile } from '../../providers/storage/file-store.ts';
-import { type AppointmentFileRow, deleteAppointmentFile, insertFileRows } from './file-rows.ts';
+import { type FileStore, filesTooLarge, type StoredFile } from '../../providers/storage/file-store.ts';
+import { type AppointmentFileRow, deleteAppointmentFile, insertFileRows, recordFileEvents } from './file-rows.ts';
 
 /**
  * The files of an appointment (docs/product-rules.md#appointment-records, #api): list, add, remove, download. Who may
@@ -168,11 +168,13 @@ export async function addFiles(
     const totals = await storedTotals(tx, appointmentId);
     if (totals.bytes + adding > cap) throw filesTooLarge(cap);
     if (totals.count + files.length > MAX_FILES_PER_APPOINTMENT) throw tooManyFiles();
+    const now = deps.clock.now();
     const rows = await insertFileRows(tx, appointmentId, files, {
       uploadedByUserId: actor.userId,
-      now: deps.clock.now(),
+      now,
       fileDescription: data.file_description,
     });
+    await recordFileEvents(tx, actor, 'file.uploaded', rows, now);
     return rows.map((row) => toAppointmentFile(row, actor.type));
   });
 }
@@ -194,13 +196,15 @@ async function loadVisibleFile(db: Pick<Database, 'select'>, actor: Actor, fileI
  * only what they added, the vet any file of the appointment, managers nothing (403); only while the
  * appointment is editable (409 error_deleting_file).
  */
-export async function removeFile(deps: Pick<Deps, 'db' | 'store'>, actor: Actor, fileId: number) {
+export async function removeFile(deps: Pick<Deps, 'db' | 'store' | 'clock'>, actor: Actor, fileId: number) {
   const { file, appointment } = await loadVisibleFile(deps.db, actor, fileId);
   if (!canDeleteFile(actor, appointment, file)) throw forbidden();
   if (!isAppointmentEditable(appointment.status)) throw notEditable('error_deleting_file');
   const deleted = await deleteAppointmentFile(deps, fileId);
   // Removed by someone else in between: gone either way.
   if (!deleted) throw notFound();
+  // The delete is one statement of its own (its bytes go after it), so the event follows it at once.
+  await recordFileEvents(deps.db, actor, 'file.deleted', [deleted], deps.clock.now());
   return { file_id: fileId };
 }
 
@@ -210,20 +214,18 @@ export async function removeFile(deps: Pick<Deps, 'db' | 'store'>, actor: Actor,
  * raced this read) are 404 too.
  */
 export async function openFileForDownload(
-  deps: Pick<Deps, 'db' | 'store'>,
+  deps: Pick<Deps, 'db' | 'store' | 'clock'>,
   actor: Actor,
   fileId: number,
-): Promise<{ file: AppointmentFileRow; stream: ReadStream }> {
+): Promise<{ file: AppointmentFileRow; stream: Readable }> {
   const { file } = await loadVisibleFile(deps.db, actor, fileId);
-  const stream = openStoredFile(deps.store, file.storageKey);
+  const stream = await deps.store.open(file.storageKey);
+  if (!stream) throw notFound();
   try {
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
+    await recordFileEvents(deps.db, actor, 'file.downloaded', [file], deps.clock.now());
   } catch (error) {
+    // An open stream holds a descriptor (or a bucket's connection) until it is read or destroyed.
     stream.destroy();
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
     throw error;
   }
   return { file, stream };

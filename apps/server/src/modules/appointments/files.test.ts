@@ -1,11 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { eq, sql } from 'drizzle-orm';
+import { eq, like, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CUSTOMER_UPLOAD_BYTES, MAX_STAFF_UPLOAD_BYTES } from '@vetcall/shared/constants';
 import { fixedClock } from '../../clock.ts';
-import { appointmentFiles, appointments } from '../../db/schema.ts';
+import { appointmentFiles, appointments, auditEvents } from '../../db/schema.ts';
 import { jobs } from '../../db/jobs-schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import {
@@ -18,7 +18,9 @@ import { startSmtpTestServer } from '../../../test/smtp-test-server.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { discardFilesOnFailure } from './attachment-uploads.ts';
 import { addFiles, MAX_FILES_PER_APPOINTMENT } from './files.service.ts';
-import { fileStoreFor, storeUpload, sweepFileStore } from '../../providers/storage/file-store.ts';
+import type { LocalFileStore } from '../../providers/storage/local-file-store.ts';
+import { sweepFileStore } from '../../providers/storage/file-store-sweep.ts';
+import { type FilePart, multipartBody } from '../../../test/file-upload.ts';
 
 const NOW = '2026-11-20T10:00:00Z';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,10 +46,6 @@ const png = () =>
   );
 const elf = () => Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.alloc(100)]);
 
-interface FilePart {
-  name: string;
-  content: Buffer;
-}
 interface FileAnswer {
   file_id: number;
   file_name: string;
@@ -55,20 +53,6 @@ interface FileAnswer {
   file_type: string;
   uploaded_by: string | null;
   download_url: string;
-}
-
-/** The form as a browser sends it: file_data (JSON text) and files[]. */
-async function multipartBody(fileData: unknown, files: FilePart[]) {
-  const form = new FormData();
-  if (fileData !== undefined) {
-    form.append('file_data', typeof fileData === 'string' ? fileData : JSON.stringify(fileData));
-  }
-  for (const file of files) form.append('files[]', new Blob([new Uint8Array(file.content)]), file.name);
-  const encoded = new Response(form);
-  return {
-    payload: Buffer.from(await encoded.arrayBuffer()),
-    contentType: encoded.headers.get('content-type')!,
-  };
 }
 
 function useWorld(env: Record<string, string> = {}) {
@@ -85,7 +69,7 @@ function useWorld(env: Record<string, string> = {}) {
 
 /** Calls of the files routes, and what the store holds on disk. */
 function helpers(state: { t: TestApp; w: AppointmentWorld }) {
-  const store = () => fileStoreFor(state.t.config);
+  const store = () => state.t.context.files as LocalFileStore;
   const upload = async (headers: Headers, appointmentId: number, files: FilePart[], fileData?: unknown) => {
     const body = await multipartBody(
       fileData === undefined ? { appointment_id: appointmentId, file_description: 'Lab results' } : fileData,
@@ -333,7 +317,7 @@ describe('upload caps per appointment total (docs/product-rules.md#limits)', () 
 
   it('re-checks the total with the appointment locked: of two stored uploads only one that fits is kept', async () => {
     const { w, t } = state;
-    const store = fileStoreFor(t.config);
+    const store = t.context.files;
     const actor: Actor = {
       userId: w.ana.user.id,
       type: 'customer',
@@ -342,8 +326,7 @@ describe('upload caps per appointment total (docs/product-rules.md#limits)', () 
       locale: 'en',
       sessionId: 0,
     };
-    const stored = async () =>
-      storeUpload(store, Readable.from([pdf(15_000_000)]), { fileName: 'a.pdf', maxBytes: 20_000_000 });
+    const stored = async () => store.put(Readable.from([pdf(15_000_000)]), { fileName: 'a.pdf', maxBytes: 20_000_000 });
     const [first, second] = [await stored(), await stored()];
     const deps = { db: t.db, clock: t.context.clock, store };
     const data = { appointment_id: w.confirmed.id, file_description: 'Lab results' };
@@ -449,6 +432,40 @@ describe('DELETE /api/appointments/file/{file_id} and GET /api/appointments/down
         expect([role, id, response.statusCode]).toEqual([role, id, ids.includes(id) ? 200 : 404]);
       }
     }
+  });
+
+  it('records uploads, downloads and deletions in the audit log with who and which file, never where it is kept', async () => {
+    const { t, w } = state;
+    const files = await threeFiles();
+    expect((await inject('GET', files.customers.download_url, w.headers.manager)).statusCode).toBe(200);
+    expect((await inject('DELETE', `/api/appointments/file/${files.vets.file_id}`, w.headers.vet)).statusCode).toBe(
+      200,
+    );
+    // Refused attempts change nothing and record nothing.
+    expect((await inject('GET', files.brunos.download_url, w.headers.customer)).statusCode).toBe(404);
+
+    const events = await t.db
+      .select()
+      .from(auditEvents)
+      .where(like(auditEvents.action, 'file.%'))
+      .orderBy(auditEvents.id);
+    expect(events.map((event) => [event.action, event.actorUserId, event.subjectId])).toEqual([
+      ['file.uploaded', w.ana.user.id, files.customers.file_id],
+      ['file.uploaded', w.rui.user.id, files.vets.file_id],
+      ['file.uploaded', w.bruno.user.id, files.brunos.file_id],
+      ['file.downloaded', w.manager.user.id, files.customers.file_id],
+      ['file.deleted', w.rui.user.id, files.vets.file_id],
+    ]);
+    expect(events[3]!.details).toEqual({
+      appointment_id: w.confirmed.id,
+      file_name: 'raio-x ção.png',
+      file_type: 'image/png',
+      file_size: png().length,
+    });
+    const storageKeys = (await t.db.select({ key: appointmentFiles.storageKey }).from(appointmentFiles)).map(
+      (row) => row.key,
+    );
+    for (const key of storageKeys) expect(JSON.stringify(events)).not.toContain(key);
   });
 
   it('answers 400 for a malformed file id', async () => {

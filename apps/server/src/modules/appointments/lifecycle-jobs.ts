@@ -48,7 +48,10 @@ export async function completeAppointments(deps: Deps): Promise<{ completed: num
     .where(and(eq(appointments.status, 'TK_Confirmed'), lte(appointments.schedule, roomClosed)));
   let completed = 0;
   for (const { id } of done) {
-    if (await transitionAppointment(deps.db, id, 'TK_Completed', now, { completedAt: now })) completed += 1;
+    const moved = await deps.db.transaction((tx) =>
+      transitionAppointment(tx, id, 'TK_Completed', now, null, { completedAt: now }),
+    );
+    if (moved) completed += 1;
   }
 
   const stale = await deps.db
@@ -63,6 +66,7 @@ export async function completeAppointments(deps: Deps): Promise<{ completed: num
       await applyCancellation(deps, tx, row, now, {
         byUserId: null,
         byName: 'VetCall',
+        actor: null,
         reason: null,
         // Told to each party in their own language.
         reasonKey: 'never_confirmed',

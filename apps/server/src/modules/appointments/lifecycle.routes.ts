@@ -35,6 +35,7 @@ export const appointmentLifecycleRoutes: FastifyPluginAsyncZod<{ context: AppCon
         querystring,
         body: cancelAppointmentSchema.nullish(),
         response: { 200: appointmentSchema },
+        errors: { 404: ['not_found'], 409: ['invalid_transition', 'cancellation_closed'] },
       },
     },
     async (request) => {
@@ -69,6 +70,10 @@ export const appointmentLifecycleRoutes: FastifyPluginAsyncZod<{ context: AppCon
         querystring,
         body: rescheduleAppointmentSchema,
         response: { 200: appointmentSchema },
+        errors: {
+          404: ['not_found'],
+          409: ['invalid_transition', 'reschedule_closed', 'hold_not_found', 'hold_expired'],
+        },
       },
     },
     async (request) => {
@@ -98,6 +103,11 @@ export const appointmentLifecycleRoutes: FastifyPluginAsyncZod<{ context: AppCon
         params,
         querystring,
         response: { 200: appointmentSchema },
+        errors: {
+          403: ['forbidden'],
+          404: ['not_found'],
+          409: ['invalid_transition', 'completion_too_early'],
+        },
       },
     },
     async (request) => {

@@ -1,6 +1,5 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, eq, exists, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { cancellationTerms, rescheduleTerms } from '@vetcall/shared/appointment-rules';
-import { alias } from 'drizzle-orm/pg-core';
 import { isValidDateKey, todayKey } from '@vetcall/shared/dates';
 import type { Locale } from '@vetcall/shared/locales';
 import { addDaysToDateKey, horizonDays, zonedWallTimeToInstant } from '@vetcall/shared/scheduling/zoned-time';
@@ -17,7 +16,15 @@ import {
 import { ROOM_CLOSES_AFTER_START_MS } from '@vetcall/shared/schemas/video';
 import type { FieldErrorCode } from '@vetcall/shared/error-codes';
 import type { AppContext } from '../../context.ts';
-import { decodeCursor, encodeCursor, type KeysetCursor } from '../../lib/keyset-cursor.ts';
+import {
+  decodeCursor,
+  decodeTextCursor,
+  encodeTextCursor,
+  keysetPage,
+  type KeysetCursor,
+  rowsAfter,
+  scheduleCursorOf,
+} from '../../lib/keyset-cursor.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments, customers, pets, users, vets } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
@@ -32,8 +39,8 @@ import { statusText } from './appointment-view.ts';
  * what the first does.
  */
 
-/** At most this many customers in a vet's customers table (docs/product-rules.md#vet-screens), by name. */
-export const VET_CUSTOMERS_LIMIT = 1000;
+/** Customers per page of a vet's customers table (docs/product-rules.md#vet-screens), by name. */
+export const VET_CUSTOMERS_PAGE_SIZE = 200;
 
 /** A date window over appointment start times, optionally for one vet (user id). */
 export interface AppointmentFilter {
@@ -100,32 +107,31 @@ export function parseMngrecordParam(param: string, now: Date, timeZone: string):
 }
 
 /** Rows after `cursor` in (schedule, id) order, ascending or descending. */
-function keysetAfter(cursor: KeysetCursor, direction: 'asc' | 'desc'): SQL {
-  return direction === 'asc'
-    ? sql`(${appointments.schedule}, ${appointments.id}) > (${cursor.at}::timestamptz, ${cursor.id}::integer)`
-    : sql`(${appointments.schedule}, ${appointments.id}) < (${cursor.at}::timestamptz, ${cursor.id}::integer)`;
-}
+const keysetAfter = (cursor: KeysetCursor, direction: 'asc' | 'desc') =>
+  rowsAfter(appointments.schedule, appointments.id, cursor, direction);
 
 /**
  * One keyset page from rows fetched with limit APPOINTMENT_PAGE_SIZE + 1: the page's items, and the cursor
  * of its last row when the extra row shows that more follow.
  */
-function keysetPage<Row extends { id: number; schedule: Date }, Item>(rows: Row[], toItem: (row: Row) => Item) {
-  const page = rows.slice(0, APPOINTMENT_PAGE_SIZE);
-  const last = page.at(-1);
-  return {
-    items: page.map(toItem),
-    next_cursor:
-      rows.length > APPOINTMENT_PAGE_SIZE && last
-        ? encodeCursor({ at: last.schedule.toISOString(), id: last.id })
-        : null,
-  };
+function appointmentKeysetPage<Row extends { id: number; schedule: Date }, Item>(
+  rows: Row[],
+  toItem: (row: Row) => Item,
+) {
+  const page = keysetPage(rows, APPOINTMENT_PAGE_SIZE, scheduleCursorOf);
+  return { items: page.rows.map(toItem), next_cursor: page.nextCursor };
 }
 
-const customerUsers = alias(users, 'customer_users');
-const vetUsers = alias(users, 'vet_users');
+/** The name of a user or pet by id, as a scalar subquery: one primary-key probe per row of a page. */
+const userName = (id: AnyColumn) => sql<string>`(select ${users.name} from ${users} where ${users.id} = ${id})`;
+const petName = (id: AnyColumn) => sql<string>`(select ${pets.name} from ${pets} where ${pets.id} = ${id})`;
 
-/** Rows of a filter in (schedule, id) order after `cursor`; at most `limit`. */
+/**
+ * Rows of a filter in (schedule, id) order after `cursor`; at most `limit`: a range scan of an index in that
+ * order that stops at `limit`. Names are scalar subqueries rather than joins: with joins, a narrow window (one
+ * vet, a few days) made the planner hash every user and pet to name a few rows, a cost that grew with the
+ * number of customers; a subquery is one primary-key probe per row of the page, whatever the tables hold.
+ */
 export async function queryAppointmentRows(
   db: Pick<Database, 'select'>,
   filter: AppointmentFilter,
@@ -144,19 +150,16 @@ export async function queryAppointmentRows(
       id: appointments.id,
       schedule: appointments.schedule,
       customerUserId: appointments.customerUserId,
-      customerName: customerUsers.name,
+      customerName: userName(appointments.customerUserId),
       petId: appointments.petId,
-      petName: pets.name,
+      petName: petName(appointments.petId),
       vetUserId: appointments.vetUserId,
-      vetName: vetUsers.name,
+      vetName: userName(appointments.vetUserId),
       status: appointments.status,
       statusDate: appointments.statusDate,
       priceCents: appointments.priceCents,
     })
     .from(appointments)
-    .innerJoin(customerUsers, eq(customerUsers.id, appointments.customerUserId))
-    .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
-    .innerJoin(pets, eq(pets.id, appointments.petId))
     .where(and(...conditions))
     .orderBy(asc(appointments.schedule), asc(appointments.id))
     .limit(options.limit);
@@ -190,7 +193,7 @@ async function appointmentPage(
 ): Promise<AppointmentPage> {
   const cursor = cursorText ? decodeCursor(cursorText) : undefined;
   const rows = await queryAppointmentRows(db, filter, { cursor, limit: APPOINTMENT_PAGE_SIZE + 1 });
-  return keysetPage(rows, (row) => toListItem(row, locale));
+  return appointmentKeysetPage(rows, (row) => toListItem(row, locale));
 }
 
 export interface ListRequest {
@@ -240,19 +243,22 @@ export async function listVetAppointments(
 
 /**
  * GET /api/vets/customers/{vet_id} (docs/product-rules.md#vet-screens customers mode): the customers with at least one
- * appointment with this vet, by name, at most VET_CUSTOMERS_LIMIT. The vet's appointments are read
- * through appointments_vet_idx; customers by primary key.
+ * appointment with this vet, by name, in keyset pages of VET_CUSTOMERS_PAGE_SIZE in (name, id) order. Customers
+ * are walked through users_name_idx from the cursor, each checked with one probe of
+ * appointments_vet_customer_idx, so a page costs the same however many appointments the vet has.
  */
 export async function listVetCustomers(
   deps: Pick<AppContext, 'db'>,
   actor: Actor,
   vetId: number,
-): Promise<VetCustomer[]> {
+  request: { cursor?: string } = {},
+): Promise<{ customers: VetCustomer[]; nextCursor: string | null }> {
   const vetUserId = await visibleVetUserId(deps.db, actor, vetId);
-  const theirCustomers = deps.db
-    .selectDistinct({ id: appointments.customerUserId })
+  const cursor = request.cursor ? decodeTextCursor(request.cursor) : undefined;
+  const theirs = deps.db
+    .select({ one: sql`1` })
     .from(appointments)
-    .where(eq(appointments.vetUserId, vetUserId));
+    .where(and(eq(appointments.vetUserId, vetUserId), eq(appointments.customerUserId, users.id)));
   const rows = await deps.db
     .select({
       user_id: users.id,
@@ -264,10 +270,11 @@ export async function listVetCustomers(
     })
     .from(users)
     .innerJoin(customers, eq(customers.userId, users.id))
-    .where(inArray(users.id, theirCustomers))
+    .where(and(exists(theirs), cursor ? rowsAfter(users.name, users.id, cursor, 'asc') : undefined))
     .orderBy(asc(users.name), asc(users.id))
-    .limit(VET_CUSTOMERS_LIMIT);
-  return rows;
+    .limit(VET_CUSTOMERS_PAGE_SIZE + 1);
+  const page = keysetPage(rows, VET_CUSTOMERS_PAGE_SIZE, (row) => encodeTextCursor({ key: row.name, id: row.user_id }));
+  return { customers: page.rows, nextCursor: page.nextCursor };
 }
 
 /**
@@ -294,15 +301,13 @@ export async function listOwnAppointments(
       schedule: appointments.schedule,
       durationMinutes: appointments.durationMinutes,
       petId: appointments.petId,
-      petName: pets.name,
+      petName: petName(appointments.petId),
       vetUserId: appointments.vetUserId,
-      vetName: vetUsers.name,
+      vetName: userName(appointments.vetUserId),
       status: appointments.status,
       priceCents: appointments.priceCents,
     })
     .from(appointments)
-    .innerJoin(vetUsers, eq(vetUsers.id, appointments.vetUserId))
-    .innerJoin(pets, eq(pets.id, appointments.petId))
     .where(
       and(
         eq(appointments.customerUserId, actor.userId),
@@ -312,7 +317,7 @@ export async function listOwnAppointments(
     )
     .orderBy(order(appointments.schedule), order(appointments.id))
     .limit(APPOINTMENT_PAGE_SIZE + 1);
-  return keysetPage(rows, (row) => ({
+  return appointmentKeysetPage(rows, (row) => ({
     appointment_id: row.id,
     schedule: row.schedule.toISOString(),
     pet_id: row.petId,

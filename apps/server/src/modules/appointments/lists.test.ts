@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
+import { NEXT_CURSOR_HEADER } from '@vetcall/shared/schemas/fields';
 import { fixedClock } from '../../clock.ts';
 import { buildAppointment, buildCustomer, buildPet } from '../../demo-data/factories.ts';
 import { decodeCursor, encodeCursor } from '../../lib/keyset-cursor.ts';
@@ -16,7 +17,7 @@ import {
   VET_NOTES,
 } from '../../../test/appointment-world.ts';
 import { XLSX_CONTENT_TYPE } from '../exports/workbook.ts';
-import { checkFilterDates, latestFilterDate, parseMngrecordParam } from './lists.service.ts';
+import { checkFilterDates, latestFilterDate, parseMngrecordParam, VET_CUSTOMERS_PAGE_SIZE } from './lists.service.ts';
 
 /** Friday 20 November 2026, 10:00 UTC: the latest filter date is 2026-12-20. */
 const NOW = '2026-11-20T10:00:00Z';
@@ -329,6 +330,58 @@ describe('GET /api/vets/appointments/{vet_id} and /api/vets/customers/{vet_id}',
     // Bruno is Sara's customer only.
     const saras = await get(`/api/vets/customers/${w.sara.vet.id}`, w.headers.otherVet);
     expect(saras.json().map((customer: { name: string }) => customer.name)).toEqual(['Bruno Reis']);
+  });
+
+  it('pages a vet’s customers by name with X-Next-Cursor, ties by id, the answer still a bare array', async () => {
+    // 250 more of Rui's customers, named in pairs (two of each name) so the order ties on names.
+    await t.db.execute(sql`
+      with made as (
+        insert into users (type, name, email, password_hash)
+        select 'customer', 'Bulk ' || lpad((g / 2)::text, 3, '0'), 'bulk' || g || '@example.test', 'x'
+        from generate_series(1, 250) g
+        returning id)
+      insert into customers (user_id) select id from made`);
+    await t.db.execute(sql`
+      with bulk_pets as (
+        insert into pets (customer_id, name, species, gender, birth, fertile_status, weight)
+        select c.id, 'Pet', 'Dog', 'F', '2020-01-01', 'intact', 10
+        from customers c join users u on u.id = c.user_id where u.email like 'bulk%'
+        returning id, customer_id)
+      insert into appointments (hash, customer_user_id, pet_id, vet_user_id, description, schedule, status)
+      select 'bulk-' || p.id || '-' || k, c.user_id, p.id, ${w.rui.user.id}::integer, 'Bulk',
+             '2026-10-01T08:00:00Z'::timestamptz + (p.id * 2 + k) * interval '1 hour', 'TK_Completed'
+      from bulk_pets p join customers c on c.id = p.customer_id, generate_series(1, 2) k`);
+    for (const headers of [w.headers.vet, w.headers.manager]) {
+      const seen: { user_id: number; name: string }[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const response = await get(`/api/vets/customers/${w.rui.vet.id}${cursor ? `?cursor=${cursor}` : ''}`, headers);
+        expect(response.statusCode, response.body).toBe(200);
+        const body = response.json<{ user_id: number; name: string }[]>();
+        expect(Array.isArray(body)).toBe(true);
+        expect(body.length).toBeLessThanOrEqual(VET_CUSTOMERS_PAGE_SIZE);
+        seen.push(...body);
+        cursor = response.headers[NEXT_CURSOR_HEADER] as string | undefined;
+        pages += 1;
+      } while (cursor);
+      expect(pages).toBe(2);
+      // The 250 and Ana, each once although each has two appointments with Rui.
+      expect(seen).toHaveLength(251);
+      expect(new Set(seen.map((customer) => customer.user_id)).size).toBe(251);
+      const order = seen.map((customer) => [customer.name, customer.user_id] as const);
+      const byName = [...order].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1));
+      expect(order).toEqual(byName);
+    }
+  });
+
+  it('refuses a forged customers cursor with 400 cursor invalid_format, and other vets as before', async () => {
+    const forged = await get(`/api/vets/customers/${w.rui.vet.id}?cursor=bm9wZQ`, w.headers.vet);
+    expect([forged.statusCode, forged.json().fields]).toEqual([400, { cursor: 'invalid_format' }]);
+    const valid = Buffer.from(JSON.stringify(['Ana Silva', w.ana.user.id])).toString('base64url');
+    const afterAna = await get(`/api/vets/customers/${w.rui.vet.id}?cursor=${valid}`, w.headers.vet);
+    expect([afterAna.statusCode, afterAna.json(), afterAna.headers[NEXT_CURSOR_HEADER]]).toEqual([200, [], undefined]);
+    expect((await get(`/api/vets/customers/${w.rui.vet.id}?cursor=${valid}`, w.headers.otherVet)).statusCode).toBe(404);
   });
 });
 

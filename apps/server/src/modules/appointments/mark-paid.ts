@@ -79,7 +79,7 @@ export async function endUnpaidAppointment(
   return deps.db.transaction(async (tx) => {
     const { appointment } = await lockForPayment(tx, appointmentId, now);
     if (!appointment || appointment.status !== 'TK_PendingPayment') return null;
-    const ended = await transitionAppointment(tx, appointmentId, to, now);
+    const ended = await transitionAppointment(tx, appointmentId, to, now, null);
     if (ended) await releaseHolds(tx, appointmentId, now);
     return ended;
   });
@@ -118,7 +118,7 @@ export async function markAppointmentPaid(
     }
     const hold = appointment.status === 'TK_PendingPayment' ? liveHold : null;
     if (!hold) {
-      const failed = (await transitionAppointment(tx, appointmentId, 'TK_PaymentFailed', now)) ?? appointment;
+      const failed = (await transitionAppointment(tx, appointmentId, 'TK_PaymentFailed', now, null)) ?? appointment;
       await releaseHolds(tx, appointmentId, now);
       if (payment.provider === 'stripe') {
         // Not a change of status: the record that money arrived for an appointment that can't take it.
@@ -134,7 +134,7 @@ export async function markAppointmentPaid(
       return { kind: 'closed' as const, appointment: failed };
     }
     await tx.update(calendarEvents).set({ kind: 'booking', expiresAt: null }).where(eq(calendarEvents.id, hold.id));
-    const paid = await transitionAppointment(tx, appointmentId, 'TK_Requested', now, {
+    const paid = await transitionAppointment(tx, appointmentId, 'TK_Requested', now, null, {
       paidAt: now,
       paymentProvider: payment.provider,
       providerReference: payment.reference ?? appointment.providerReference,

@@ -23,6 +23,7 @@ import {
   paymentClosed,
 } from './mark-paid.ts';
 import { canPayForAppointment, isPaidStatus, PAID_STATUSES } from './appointment.policy.ts';
+import { itemNameIn } from '../products/products.service.ts';
 import { type NotifyDeps, notifyRequestReceived } from './request-emails.ts';
 
 export type PaymentDeps = NotifyDeps & Pick<AppContext, 'limiter'> & { stripe: StripeClient | null };
@@ -183,7 +184,7 @@ async function stripeCheckoutUrl(
     const session = await stripe.createCheckoutSession(
       {
         amountCents: appointment.priceCents,
-        itemName: appointment.itemName || 'VetCall',
+        itemName: (await itemNameIn(deps.db, appointment.itemName, locale)) || 'VetCall',
         customerEmail: actor.email,
         paymentHash,
         successUrl: `${publicUrl}${requestSentPath(paymentHash, locale)}`,
@@ -205,8 +206,16 @@ async function stripeCheckoutUrl(
   }
 }
 
-/** GET /api/payment/checkout/{payment_hash}: what the built-in checkout page shows (the owner only). */
-export async function getCheckout(deps: PaymentDeps, actor: Actor, paymentHash: string): Promise<Checkout> {
+/**
+ * GET /api/payment/checkout/{payment_hash}: what the built-in checkout page shows (the owner only), the product
+ * named in the page's language (`locale`; by default the one the booking stored it in).
+ */
+export async function getCheckout(
+  deps: PaymentDeps,
+  actor: Actor,
+  paymentHash: string,
+  locale?: Locale,
+): Promise<Checkout> {
   const { appointment, vetName, petName } = await findOwnedByPaymentHash(deps.db, actor, paymentHash);
   const [hold] = await deps.db
     .select({ expiresAt: calendarEvents.expiresAt, releasedAt: calendarEvents.releasedAt })
@@ -219,7 +228,7 @@ export async function getCheckout(deps: PaymentDeps, actor: Actor, paymentHash: 
     payment_hash: paymentHash,
     amount_cents: appointment.priceCents,
     currency: 'EUR',
-    item_name: appointment.itemName,
+    item_name: locale ? await itemNameIn(deps.db, appointment.itemName, locale) : appointment.itemName,
     schedule: appointment.schedule.toISOString(),
     vet_name: vetName,
     pet_name: petName,

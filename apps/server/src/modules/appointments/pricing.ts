@@ -5,8 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
 import { accessCodes, products, users, vets } from '../../db/schema.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { assertAllowed } from '../../plugins/rate-limiter.ts';
-import { ACCESS_CODE_RATE_LIMITS, isWithinDates } from '../access-codes/access-codes.service.ts';
+import { assertAccessCodeBudget, countWrongAccessCode, isWithinDates } from '../access-codes/access-codes.service.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { designationIn } from '../products/products.service.ts';
 
@@ -107,16 +106,21 @@ export async function priceBooking(
 }
 
 /**
- * A code typed for a quote or a booking counts against the same per-IP and per-user budget as the
- * validate route, so neither can be used to guess codes faster.
+ * Runs `price` for a request that typed a code, within the same guessing budget as the validate route: refused
+ * with 429 once the user's or the address's wrong codes are used up; a wrong code (400 invalid_access_code)
+ * counts, a valid one never does.
  */
-export async function countAccessCodeAttempt(
+export async function withinAccessCodeBudget<T>(
   deps: Pick<AppContext, 'limiter'>,
   actor: Actor,
   ip: string,
-): Promise<void> {
-  assertAllowed(
-    await deps.limiter.hit(`access-code-validate:ip:${ip}`, ACCESS_CODE_RATE_LIMITS.validatePerIp),
-    await deps.limiter.hit(`access-code-validate:user:${actor.userId}`, ACCESS_CODE_RATE_LIMITS.validatePerUser),
-  );
+  price: () => Promise<T>,
+): Promise<T> {
+  await assertAccessCodeBudget(deps, actor, ip);
+  try {
+    return await price();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid_access_code') await countWrongAccessCode(deps, actor, ip);
+    throw error;
+  }
 }

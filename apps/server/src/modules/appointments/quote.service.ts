@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { canQuoteAppointment } from './appointment.policy.ts';
-import { countAccessCodeAttempt, priceBooking } from './pricing.ts';
+import { priceBooking, withinAccessCodeBudget } from './pricing.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'limiter'>;
 
@@ -20,14 +20,15 @@ export async function quoteAppointment(
 ): Promise<Quote> {
   if (!canQuoteAppointment(actor)) throw forbidden();
   const typedCode = deps.config.accessCodesEnabled && Boolean(query.access_code?.trim());
-  if (typedCode) await countAccessCodeAttempt(deps, actor, ip);
-  const price = await priceBooking(deps.db, {
-    vetUserId: query.vet_user_id,
-    accessCode: query.access_code,
-    locale: actor.locale,
-    now: deps.clock.now(),
-    accessCodesEnabled: deps.config.accessCodesEnabled,
-  });
+  const priceNow = () =>
+    priceBooking(deps.db, {
+      vetUserId: query.vet_user_id,
+      accessCode: query.access_code,
+      locale: actor.locale,
+      now: deps.clock.now(),
+      accessCodesEnabled: deps.config.accessCodesEnabled,
+    });
+  const price = typedCode ? await withinAccessCodeBudget(deps, actor, ip, priceNow) : await priceNow();
   return {
     price_cents: price.priceCents,
     list_price_cents: price.listPriceCents,

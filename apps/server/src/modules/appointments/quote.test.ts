@@ -4,6 +4,7 @@ import { fixedClock } from '../../clock.ts';
 import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { accessCodes, products, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { ACCESS_CODE_RATE_LIMITS } from '../access-codes/access-codes.service.ts';
 import { discountedCents } from './pricing.ts';
 
 const NOW = '2026-01-12T10:10:00Z';
@@ -109,14 +110,19 @@ describe('appointments: quote', () => {
     expect((await quote(w.manager, `vet_user_id=${w.rui.user.id}`)).statusCode).toBe(403);
   });
 
-  it('counts typed codes against the access code guessing budget', async () => {
+  it('counts wrong codes against the access code guessing budget, and never a valid one', async () => {
     await t.db.insert(products).values(PRODUCT);
+    const { limit } = ACCESS_CODE_RATE_LIMITS.wrongPerUser;
+    // A person comparing vets with a valid code asks many quotes in a row.
+    for (let attempt = 0; attempt <= limit; attempt += 1) {
+      expect((await quote(w.ana, `vet_user_id=${w.rui.user.id}&access_code=NORMAL-2026`)).statusCode).toBe(200);
+    }
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 21; attempt += 1) {
+    for (let attempt = 0; attempt <= limit; attempt += 1) {
       statuses.push((await quote(w.ana, `vet_user_id=${w.rui.user.id}&access_code=GUESS-${attempt}`)).statusCode);
     }
-    expect(statuses.slice(0, 20).every((status) => status === 400)).toBe(true);
-    expect(statuses[20]).toBe(429);
+    expect(statuses.slice(0, limit).every((status) => status === 400)).toBe(true);
+    expect(statuses[limit]).toBe(429);
     // Without a code the quote is not limited.
     expect((await quote(w.ana, `vet_user_id=${w.rui.user.id}`)).statusCode).toBe(200);
   });

@@ -11,16 +11,17 @@ import {
   myAppointmentsQuerySchema,
   vetCustomerSchema,
 } from '@vetcall/shared/schemas/appointment';
-import { idParam, localeField } from '@vetcall/shared/schemas/fields';
+import { idParam, localeField, namePageQuerySchema, NEXT_CURSOR_HEADER } from '@vetcall/shared/schemas/fields';
 import { timeZoneField } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
+import { cachedForActor } from '../../lib/cached-json.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   listManagerAppointments,
   listOwnAppointments,
   listVetAppointments,
   listVetCustomers,
-  VET_CUSTOMERS_LIMIT,
+  VET_CUSTOMERS_PAGE_SIZE,
 } from './lists.service.ts';
 import { getAppointment, updateAppointment } from './records.service.ts';
 
@@ -65,6 +66,7 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
         params: z.object({ id: idParam }),
         querystring: langQuery,
         response: { 200: appointmentSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => {
@@ -89,6 +91,7 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
         params: z.object({ appointment_id: idParam }),
         body: appointmentUpdateSchema,
         response: { 200: appointmentUpdatedSchema },
+        errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['error_updating_appointment'] },
       },
     },
     async (request) => updateAppointment(context, actorOf(request), request.params.appointment_id, request.body),
@@ -113,13 +116,15 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
         response: { 200: myAppointmentPageSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
-      return listOwnAppointments(context, actor, {
-        when: request.query.when,
-        cursor: request.query.cursor,
-        locale: localeOf(request.query, actor),
-      });
+      return cachedForActor(request, reply, context, myAppointmentPageSchema, () =>
+        listOwnAppointments(context, actor, {
+          when: request.query.when,
+          cursor: request.query.cursor,
+          locale: localeOf(request.query, actor),
+        }),
+      );
     },
   );
 
@@ -142,13 +147,15 @@ export const appointmentRecordRoutes: FastifyPluginAsyncZod<{ context: AppContex
         response: { 200: appointmentPageSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
-      return listManagerAppointments(context, actor, request.params.param, {
-        cursor: request.query.cursor,
-        timeZone: request.query.tz ?? 'UTC',
-        locale: localeOf(request.query, actor),
-      });
+      return cachedForActor(request, reply, context, appointmentPageSchema, () =>
+        listManagerAppointments(context, actor, request.params.param, {
+          cursor: request.query.cursor,
+          timeZone: request.query.tz ?? 'UTC',
+          locale: localeOf(request.query, actor),
+        }),
+      );
     },
   );
 };
@@ -174,18 +181,21 @@ export const vetAppointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }
         params,
         querystring: pageQuery.extend({ from: dateKeyField.optional(), to: dateKeyField.optional() }),
         response: { 200: appointmentPageSchema },
+        errors: { 404: ['not_found'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
       const { query } = request;
-      return listVetAppointments(context, actor, request.params.vet_id, {
-        from: query.from,
-        to: query.to,
-        cursor: query.cursor,
-        timeZone: query.tz ?? 'UTC',
-        locale: localeOf(query, actor),
-      });
+      return cachedForActor(request, reply, context, appointmentPageSchema, () =>
+        listVetAppointments(context, actor, request.params.vet_id, {
+          from: query.from,
+          to: query.to,
+          cursor: query.cursor,
+          timeZone: query.tz ?? 'UTC',
+          locale: localeOf(query, actor),
+        }),
+      );
     },
   );
 
@@ -196,12 +206,21 @@ export const vetAppointmentRoutes: FastifyPluginAsyncZod<{ context: AppContext }
       schema: {
         tags: ['vets'],
         summary: 'The customers who have appointments with a vet (the vet themself or a manager), by name',
-        description: `At most ${VET_CUSTOMERS_LIMIT} customers. Another vet: 404.`,
+        description:
+          `Keyset pages of at most ${VET_CUSTOMERS_PAGE_SIZE} customers in (name, id) order. The answer stays a ` +
+          'bare array; when more follow, the `X-Next-Cursor` header carries the cursor to pass as `cursor` for ' +
+          'the next page (no header at the end). Another vet: 404.',
         security,
         params,
+        querystring: namePageQuerySchema,
         response: { 200: z.array(vetCustomerSchema) },
+        errors: { 404: ['not_found'] },
       },
     },
-    async (request) => listVetCustomers(context, actorOf(request), request.params.vet_id),
+    async (request, reply) => {
+      const page = await listVetCustomers(context, actorOf(request), request.params.vet_id, request.query);
+      if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return page.customers;
+    },
   );
 };

@@ -296,7 +296,7 @@ describe('GET /api/vets/record/{vet_id}/{language}: the vet’s history carries 
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['appointments', 'vet']);
+    expect(Object.keys(body).sort()).toEqual(['appointments', 'next_cursor', 'vet']);
     expect(body.appointments).toHaveLength(1);
     expect(Object.keys(body.appointments[0]).sort()).toEqual(
       [

@@ -1,14 +1,15 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Locale } from '@vetcall/shared/locales';
 import { PET_SPECIES } from '@vetcall/shared/pet-species';
 import type { AppContext } from '../../context.ts';
-import { appointments, availabilityProfiles, calendarEvents, customers, pets, users, vets } from '../../db/schema.ts';
+import { appointments, availabilityProfiles, calendarEvents, customers, pets, users } from '../../db/schema.ts';
 import { translate } from '../../i18n.ts';
 import { type RenderedEmail, renderEmail } from '../../providers/mail/templates.ts';
 import { customerDisplayZone, type DisplayZone, formatAppointmentTime } from '../../lib/appointment-time.ts';
 import { PAID_STATUSES } from './appointment.policy.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
+import { vetTimeZone } from '../availability/availability-profiles.ts';
 
 /** The zone of a vet with no availability profile (and so the first guess for their customers). */
 export const FALLBACK_TIMEZONE = 'Europe/Lisbon';
@@ -125,17 +126,8 @@ export async function loadRequestDetails(
     .innerJoin(availabilityProfiles, eq(availabilityProfiles.id, calendarEvents.profileId))
     .where(eq(calendarEvents.appointmentId, appointmentId))
     .limit(1);
-  const [first] = booked
-    ? [booked]
-    : await db
-        .select({ timezone: availabilityProfiles.timezone })
-        .from(availabilityProfiles)
-        .innerJoin(vets, eq(vets.id, availabilityProfiles.vetId))
-        .where(eq(vets.userId, row.appointment.vetUserId))
-        .orderBy(asc(availabilityProfiles.id))
-        .limit(1);
+  const vetZone = booked?.timezone ?? (await vetTimeZone(db, row.appointment.vetUserId)) ?? FALLBACK_TIMEZONE;
   const { appointment } = row;
-  const vetTimeZone = first?.timezone ?? FALLBACK_TIMEZONE;
   return {
     hash: appointment.hash,
     schedule: appointment.schedule,
@@ -145,11 +137,11 @@ export async function loadRequestDetails(
     customerZone: customerDisplayZone({
       timezoneDiffSeconds: appointment.timezoneDiff,
       bookedAt: appointment.createdAt,
-      vetTimeZone,
+      vetTimeZone: vetZone,
       country: row.country ?? '',
     }),
     customer: row.customer,
-    vet: { ...row.vet, timezone: vetTimeZone },
+    vet: { ...row.vet, timezone: vetZone },
     pet: row.pet,
   };
 }

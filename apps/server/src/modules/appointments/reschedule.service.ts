@@ -13,6 +13,7 @@ import { openPins } from './pins.ts';
 import { getAppointment, lockVisibleAppointment } from './records.service.ts';
 import { loadRequestDetails } from './request-emails.ts';
 import { buildRescheduleMail } from './reschedule-mail.ts';
+import { queueCalendarEvent } from './calendar-event-job.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'jobs'>;
 type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -112,6 +113,7 @@ export async function rescheduleAppointment(
     // The row is locked and its status was checked: the update cannot miss.
     if (!moved) throw new Error(`appointment ${row.id} could not be moved`);
     await queueRescheduleMails(deps, tx, { moved, previousStart: row.schedule, byName: actor.name, now });
+    await queueCalendarEvent(tx, now, moved);
   });
   deps.jobs.kick();
   return getAppointment(deps, actor, appointmentId, locale);

@@ -9,8 +9,17 @@ import {
   updatePasswordSchema,
 } from '@vetcall/shared/schemas/auth';
 import type { AppContext } from '../../context.ts';
-import { actorOf, requireAuth } from './authentication.ts';
-import { login, logout, sendPasswordResetEmail, updatePassword } from './auth.service.ts';
+import { encodeJson, sendJson } from '../../lib/cached-json.ts';
+import { originOf } from '../../lib/request-origin.ts';
+import { actorOf, requireAuth, sessionActorOf } from './authentication.ts';
+import { type Actor, login, logout, sendPasswordResetEmail, updatePassword } from './auth.service.ts';
+
+/**
+ * GET /api/me's answer per actor: the session cache hands out one actor object while the session and its
+ * user are unchanged (auth.service authenticateToken), so its answer is encoded once; a changed user or a
+ * revoked session gives a new actor (or a 401), and the old one's answer goes with it.
+ */
+const meAnswers = new WeakMap<Actor, Buffer>();
 
 /** docs/product-rules.md#api Login, under /api/login. */
 export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
@@ -22,9 +31,10 @@ export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         summary: 'Log in; returns a bearer token, the access type and the user',
         body: loginInputSchema,
         response: { 200: loginResponseSchema },
+        errors: { 401: ['invalid_login_attempt'], 429: ['too_many_requests'] },
       },
     },
-    async (request) => login(context, request.body, request.ip),
+    async (request) => login(context, request.body, originOf(request)),
   );
 
   app.post(
@@ -36,13 +46,14 @@ export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         params: languageParamsSchema,
         body: passwordResetRequestSchema,
         response: { 200: okResponseSchema },
+        errors: { 429: ['too_many_requests'] },
       },
     },
     async (request) => {
       await sendPasswordResetEmail(
         context,
         { email: request.body.email, language: request.params.language },
-        request.ip,
+        originOf(request),
       );
       return { ok: true as const };
     },
@@ -56,10 +67,11 @@ export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         summary: 'Set a new password with a reset token; ends every session of that user',
         body: updatePasswordSchema,
         response: { 200: okResponseSchema },
+        errors: { 400: ['invalid_or_expired_token'], 429: ['too_many_requests'] },
       },
     },
     async (request) => {
-      await updatePassword(context, request.body, request.ip);
+      await updatePassword(context, request.body, originOf(request));
       return { ok: true as const };
     },
   );
@@ -95,9 +107,15 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         response: { 200: sessionUserSchema },
       },
     },
-    async (request) => {
-      const actor = actorOf(request);
-      return { user_id: actor.userId, type: actor.type, name: actor.name, email: actor.email, locale: actor.locale };
+    async (request, reply) => {
+      const actor = sessionActorOf(request);
+      let answer = meAnswers.get(actor);
+      if (!answer) {
+        const { userId, type, name, email, locale } = actor;
+        answer = encodeJson(sessionUserSchema, { user_id: userId, type, name, email, locale });
+        meAnswers.set(actor, answer);
+      }
+      return sendJson(reply, answer);
     },
   );
 };

@@ -1,13 +1,27 @@
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { UserType } from '@vetcall/shared/roles';
 import type { AppContext } from '../../context.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
+import { markSessionHook } from '../../lib/route-access.ts';
+import { originOf, type RequestOrigin } from '../../lib/request-origin.ts';
 import { type Actor, authenticateToken } from './auth.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    actor?: Actor;
+    /** The session's actor, shared by its requests (requireAuth). */
+    actor: Actor | null;
+    /** This request's copy with its origin (actorOf). */
+    requestActor: Actor | null;
   }
+}
+
+/**
+ * Declares the two slots up front, so every request object has the same shape whether or not a hook fills them
+ * (Fastify's advice: properties added later make V8 deoptimize the request's hot paths).
+ */
+export function registerActorSlots(app: FastifyInstance): void {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('requestActor', null);
 }
 
 function bearerToken(request: FastifyRequest): string | undefined {
@@ -21,18 +35,41 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * A hook that admits only a valid session, and only of the given access types when any are named.
  * Role checks here are the coarse gate; services still decide per object (ownership).
  */
-export function requireAuth(context: Pick<AppContext, 'db' | 'clock'>, ...types: UserType[]): onRequestHookHandler {
-  return async (request) => {
+export function requireAuth(
+  context: Pick<AppContext, 'db' | 'clock'> & Partial<Pick<AppContext, 'caches'>>,
+  ...types: UserType[]
+): onRequestHookHandler {
+  const hook: onRequestHookHandler = async (request) => {
     const token = bearerToken(request);
     if (!token) throw unauthorized();
     const actor = await authenticateToken(context, token);
     if (types.length > 0 && !types.includes(actor.type)) throw forbidden();
     request.actor = actor;
   };
+  return markSessionHook(hook, types);
 }
 
-/** The actor of a request that passed requireAuth. */
-export function actorOf(request: FastifyRequest): Actor {
+/**
+ * The session's actor of a request that passed requireAuth: one object for every request of an unchanged session
+ * (auth.service authenticateToken caches it), so answers may be kept by it (GET /api/me).
+ */
+export function sessionActorOf(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthorized();
   return request.actor;
+}
+
+/**
+ * The actor of a request that passed requireAuth, as services take it: the session's actor and where this request
+ * came from (read only when the audit log asks), on a copy of this request's own.
+ */
+export function actorOf(request: FastifyRequest): Actor {
+  if (request.requestActor) return request.requestActor;
+  let origin: RequestOrigin | undefined;
+  request.requestActor = {
+    ...sessionActorOf(request),
+    get origin() {
+      return (origin ??= originOf(request));
+    },
+  };
+  return request.requestActor;
 }

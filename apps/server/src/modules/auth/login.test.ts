@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
 import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-import { RATE_LIMITS } from './session-policy.ts';
+import { LOGIN_LOCKOUT, RATE_LIMITS } from './session-policy.ts';
 
 describe('POST /api/login/', () => {
   let t: TestApp;
@@ -167,28 +167,67 @@ describe('POST /api/login/ rate limits', () => {
     expect((await attempt('real@clinic.test', 'secret-pass', '203.0.113.7')).statusCode).toBe(200);
   });
 
-  it('locks an email for 15 minutes after 10 failed attempts, even with the right password and a new IP', async () => {
-    expect(RATE_LIMITS.loginFailuresPerEmail).toEqual({ limit: 10, windowMs: FIFTEEN_MINUTES });
+  it('locks one email from one address for 15 minutes after 10 failures there; the owner elsewhere still logs in', async () => {
+    expect(LOGIN_LOCKOUT).toMatchObject({ failuresPerPair: 10, withinMs: FIFTEEN_MINUTES, lockMs: FIFTEEN_MINUTES });
     await buildCustomer(t.db, { email: 'target@clinic.test', password: 'secret-pass' });
     await buildVet(t.db, { email: 'bystander@clinic.test', password: 'secret-pass' });
     for (let i = 1; i <= 10; i++) {
-      const response = await attempt('TARGET@clinic.test', `guess-${i}`, `198.51.100.${i}`);
+      clock.advance(60_000);
+      const response = await attempt('TARGET@clinic.test', `guess-${i}`, '198.51.100.1');
       expect(response.statusCode, `attempt ${i}`).toBe(401);
     }
-    const locked = await attempt('target@clinic.test', 'secret-pass', '198.51.100.200');
+    // Locked there for 15 minutes from the tenth failure, even with the right password…
+    const locked = await attempt('target@clinic.test', 'secret-pass', '198.51.100.1');
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toBe('too_many_requests');
     expect(Number(locked.headers['retry-after'])).toBe(FIFTEEN_MINUTES / 1000);
+    expect(locked.body).not.toContain('token');
 
-    // Other accounts, even from the IPs used, are not affected.
+    // …but the owner at their own address is not locked out, and other accounts from that address are fine.
+    expect((await attempt('target@clinic.test', 'secret-pass', '203.0.113.5')).statusCode).toBe(200);
     expect((await attempt('bystander@clinic.test', 'secret-pass', '198.51.100.1')).statusCode).toBe(200);
 
     clock.advance(FIFTEEN_MINUTES - 1);
-    expect((await attempt('target@clinic.test', 'secret-pass', '198.51.100.201')).statusCode).toBe(429);
+    expect((await attempt('target@clinic.test', 'secret-pass', '198.51.100.1')).statusCode).toBe(429);
     clock.advance(1);
-    const unlocked = await attempt('target@clinic.test', 'secret-pass', '198.51.100.202');
+    const unlocked = await attempt('target@clinic.test', 'secret-pass', '198.51.100.1');
     expect(unlocked.statusCode).toBe(200);
     expect(unlocked.json().type).toBe('customer');
+  });
+
+  it('starts the count of an address again after a successful login there', async () => {
+    await buildCustomer(t.db, { email: 'typo@clinic.test', password: 'secret-pass' });
+    for (let round = 1; round <= 3; round++) {
+      for (let i = 1; i <= 9; i++) {
+        expect((await attempt('typo@clinic.test', `typo-${i}`, '192.0.2.50')).statusCode, `round ${round}`).toBe(401);
+      }
+      expect((await attempt('typo@clinic.test', 'secret-pass', '192.0.2.50')).statusCode, `round ${round}`).toBe(200);
+    }
+  });
+
+  it('slows an account guessed at from many addresses, never refusing an address it has logged in from', async () => {
+    const { slowAfterAccountFailures, slowIntervalMs } = LOGIN_LOCKOUT;
+    await buildCustomer(t.db, { email: 'famous@clinic.test', password: 'secret-pass' });
+    // The owner logs in from home first.
+    expect((await attempt('famous@clinic.test', 'secret-pass', '192.0.2.10')).statusCode).toBe(200);
+    // A botnet: each address fails a few times, below its own lock.
+    for (let i = 0; i < slowAfterAccountFailures; i++) {
+      const response = await attempt('famous@clinic.test', `guess-${i}`, `198.51.100.${(i % 7) + 1}`);
+      expect(response.statusCode, `failure ${i + 1}`).toBe(401);
+    }
+    // Now one attempt per interval from any address the account has not logged in from…
+    expect((await attempt('famous@clinic.test', 'guess-x', '198.51.100.99')).statusCode).toBe(401);
+    const slowed = await attempt('famous@clinic.test', 'guess-y', '198.51.100.98');
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBe(slowIntervalMs / 1000);
+    expect(Number(slowed.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // …while the owner at home is never refused, however busy the guessers.
+    for (let i = 0; i < 3; i++) {
+      expect((await attempt('famous@clinic.test', 'secret-pass', '192.0.2.10')).statusCode).toBe(200);
+    }
+    // And the slow-down is a short wait, not a lock: after it, a new address with the password gets in.
+    clock.advance(slowIntervalMs);
+    expect((await attempt('famous@clinic.test', 'secret-pass', '203.0.113.77')).statusCode).toBe(200);
   });
 
   it('does not count successful logins against the email', async () => {

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { isoWeekdayOf, WEEKDAYS, type AvailabilityProfile, type Weekday } from '@vetcall/shared/schemas/availability';
 import type { Database } from '../../db/client.ts';
-import { availabilityProfiles, type StoredDaySchedule } from '../../db/schema.ts';
+import { availabilityProfiles, type StoredDaySchedule, vets } from '../../db/schema.ts';
 
 type ProfileRow = typeof availabilityProfiles.$inferSelect;
 type ProfileValues = Omit<AvailabilityProfile, 'id'>;
@@ -85,4 +85,19 @@ export async function findProfile(db: Database, vetId: number, profileId: number
     .where(and(eq(availabilityProfiles.vetId, vetId), eq(availabilityProfiles.id, profileId)))
     .limit(1);
   return row;
+}
+
+/**
+ * The zone of a vet's first availability profile (by the vet's user id): the zone the vet works in. Null for a
+ * vet with no profile; each caller says what stands in for it.
+ */
+export async function vetTimeZone(db: Pick<Database, 'select'>, vetUserId: number): Promise<string | null> {
+  const [profile] = await db
+    .select({ timezone: availabilityProfiles.timezone })
+    .from(availabilityProfiles)
+    .innerJoin(vets, eq(vets.id, availabilityProfiles.vetId))
+    .where(eq(vets.userId, vetUserId))
+    .orderBy(asc(availabilityProfiles.id))
+    .limit(1);
+  return profile?.timezone ?? null;
 }

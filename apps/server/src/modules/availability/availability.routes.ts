@@ -28,6 +28,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         security,
         params: z.object({ vet_id: idParam }),
         response: { 200: z.array(z.object({ id: z.number().int(), name: z.string() })) },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => listCalendarProfiles(context, actorOf(request), request.params.vet_id),
@@ -37,7 +38,13 @@ export const availabilityRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
     '/availability/:vet_id/:profile_id',
     {
       onRequest: staff,
-      schema: { tags: ['availability'], security, params: profileParams, response: { 200: availabilityProfileSchema } },
+      schema: {
+        tags: ['availability'],
+        security,
+        params: profileParams,
+        response: { 200: availabilityProfileSchema },
+        errors: { 404: ['not_found'] },
+      },
     },
     async (request) =>
       getAvailabilityProfile(context, actorOf(request), request.params.vet_id, request.params.profile_id),
@@ -54,6 +61,7 @@ export const availabilityRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         params: profileParams,
         body: availabilityProfileUpdateSchema,
         response: { 200: availabilityProfileSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) =>

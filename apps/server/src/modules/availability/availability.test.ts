@@ -703,8 +703,8 @@ describe('a vet created by a manager (POST /api/users/vet) has one default profi
       payload: {
         name: 'Inês Costa',
         email: 'ines@clinic.test',
-        password: 'new-secret',
-        confirmation: 'new-secret',
+        password: 'new-secret-42',
+        confirmation: 'new-secret-42',
         phone: '214000000',
         specialty: 'Cardiology',
       },
@@ -735,7 +735,7 @@ describe('a vet created by a manager (POST /api/users/vet) has one default profi
     });
     expect(profile.json()).toStrictEqual(defaultProfile(profileId));
 
-    const { headers } = await t.loginAs('ines@clinic.test', 'new-secret');
+    const { headers } = await t.loginAs('ines@clinic.test', 'new-secret-42');
     const saved = await t.app.inject({
       method: 'PATCH',
       url: `/api/vets/availability/${vetId}/${profileId}`,

@@ -6,6 +6,9 @@ import {
   calendarAuthorizeResponseSchema,
   calendarLinkStatusSchema,
   calendarVetParamsSchema,
+  calDavLinkBodySchema,
+  calDavLinkResponseSchema,
+  calendarSyncStatusSchema,
 } from '@vetcall/shared/schemas/calendar-link';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
@@ -16,6 +19,7 @@ import {
   linkCalendar,
   unlinkCalendar,
 } from './calendar-link.service.ts';
+import { getCalendarSyncStatus, linkCalDav, refreshCalendar } from './calendar-link-sync.service.ts';
 
 /**
  * docs/product-rules.md#calendar-callback, #states Calendar linking, #api: a vet links and unlinks their own external
@@ -40,6 +44,7 @@ export const calendarLinkRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         params: calendarVetParamsSchema,
         querystring: calendarAuthorizeQuerySchema,
         response: { 200: calendarAuthorizeResponseSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => getCalendarAuthorizeUrl(deps, actorOf(request), request.params.vet_id, request.query),
@@ -55,6 +60,7 @@ export const calendarLinkRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         security,
         params: calendarVetParamsSchema,
         response: { 200: builtinCalendarGrantSchema },
+        errors: { 404: ['not_found', 'builtin_calendar_disabled'], 429: ['too_many_requests'] },
       },
     },
     async (request) => createBuiltinCalendarGrant(deps, actorOf(request), request.params.vet_id),
@@ -72,9 +78,72 @@ export const calendarLinkRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         params: calendarVetParamsSchema,
         body: accountTokenBodySchema,
         response: { 200: calendarLinkStatusSchema },
+        errors: {
+          400: ['calendar_token_invalid'],
+          404: ['not_found'],
+          429: ['too_many_requests'],
+          502: ['calendar_provider_unavailable'],
+        },
       },
     },
     async (request) => linkCalendar(deps, actorOf(request), request.params.vet_id, request.body),
+  );
+
+  app.put(
+    '/:vet_id/calendar/caldav',
+    {
+      onRequest: vetOnly,
+      schema: {
+        tags: ['calendar'],
+        summary: 'Link a CalDAV calendar (the vet themself): the server checks the credentials before saving',
+        description:
+          'Busy calendars default to every calendar of the account, the target calendar to the first one. ' +
+          'The password is stored encrypted and never answered. At most 10 attempts per vet in 10 minutes ' +
+          '(shared with PUT /api/vets/token).',
+        security,
+        params: calendarVetParamsSchema,
+        body: calDavLinkBodySchema,
+        response: { 200: calDavLinkResponseSchema },
+        errors: {
+          400: ['calendar_unreachable', 'calendar_auth_failed'],
+          404: ['not_found'],
+          429: ['too_many_requests'],
+        },
+      },
+    },
+    async (request) => linkCalDav(context, actorOf(request), request.params.vet_id, request.body),
+  );
+
+  app.get(
+    '/:vet_id/calendar',
+    {
+      onRequest: vetOnly,
+      schema: {
+        tags: ['calendar'],
+        summary: 'The linked calendar: kind, calendars, when busy times were last read and the last error',
+        security,
+        params: calendarVetParamsSchema,
+        response: { 200: calendarSyncStatusSchema },
+        errors: { 404: ['not_found'] },
+      },
+    },
+    async (request) => getCalendarSyncStatus(context, actorOf(request), request.params.vet_id),
+  );
+
+  app.post(
+    '/:vet_id/calendar/refresh',
+    {
+      onRequest: vetOnly,
+      schema: {
+        tags: ['calendar'],
+        summary: 'Read the busy times of the linked calendar now (the refresh button)',
+        security,
+        params: calendarVetParamsSchema,
+        response: { 200: calendarSyncStatusSchema },
+        errors: { 404: ['not_found'], 429: ['too_many_requests'] },
+      },
+    },
+    async (request) => refreshCalendar(context, actorOf(request), request.params.vet_id),
   );
 
   app.put(
@@ -87,6 +156,7 @@ export const calendarLinkRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         security,
         params: calendarVetParamsSchema,
         response: { 200: calendarLinkStatusSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => unlinkCalendar(deps, actorOf(request), request.params.vet_id),

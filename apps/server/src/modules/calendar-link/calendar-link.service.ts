@@ -17,6 +17,7 @@ import {
 } from '../../providers/calendar/calendar-link-provider.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { canLinkCalendar } from './calendar-link.policy.ts';
+import { forgetCalendarLink, linkAurinkoAccount } from '../calendar-sync/calendar-sync.service.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'limiter'> & { calendar: CalendarLinkProvider };
 
@@ -47,7 +48,7 @@ const builtinCalendarDisabled = () =>
  * The vet behind a vet id (vets.id, as in every /api/vets path), if the actor is that vet:
  * 404 when there is no such active vet, 403 when it is someone else's.
  */
-async function ownVet(deps: Pick<Deps, 'db'>, actor: Actor, vetId: number) {
+export async function ownVet(deps: Pick<Deps, 'db'>, actor: Actor, vetId: number) {
   const [row] = await deps.db
     .select({
       vetId: vets.id,
@@ -118,12 +119,18 @@ export async function linkCalendar(
   if (verdict !== 'valid') throw calendarTokenInvalid();
 
   await deps.db.update(vets).set({ accountToken: body.account_token }).where(eq(vets.id, vet.vetId));
+  // Aurinko's token is used from now on: busy times are read and appointments written with it.
+  if (deps.calendar.kind === 'aurinko') await linkAurinkoAccount(deps, vet.userId);
   return { vet_id: vet.vetId, calendar_linked: true };
 }
 
-/** PUT /api/vets/removecalendarassociation/{vet_id} (docs/product-rules.md#api): forgets the account token. */
+/**
+ * PUT /api/vets/removecalendarassociation/{vet_id} (docs/product-rules.md#api): forgets the account token and the
+ * calendar's credentials; nothing in the vet's calendar is deleted.
+ */
 export async function unlinkCalendar(deps: Deps, actor: Actor, vetId: number): Promise<CalendarLinkStatus> {
   const vet = await ownVet(deps, actor, vetId);
   await deps.db.update(vets).set({ accountToken: '' }).where(eq(vets.id, vet.vetId));
+  await forgetCalendarLink(deps.db, vet.userId);
   return { vet_id: vet.vetId, calendar_linked: false };
 }

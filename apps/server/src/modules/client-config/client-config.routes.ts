@@ -13,6 +13,7 @@ export const clientConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = asy
         environment: config.nodeEnv,
         website_url: config.websiteUrl,
         support_email: config.supportEmail,
+        clinic_time_zone: config.clinicTimeZone,
         insurance_enabled: config.insuranceEnabled,
         access_codes_enabled: config.accessCodesEnabled,
         payment_provider: config.payment.provider,

@@ -10,6 +10,7 @@ import {
 } from '@vetcall/shared/schemas/customer';
 import type { AppContext } from '../../context.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
+import { originOf } from '../../lib/request-origin.ts';
 import { checkEmail, getVisibleCustomer, registerCustomer, updateCustomer } from './customers.service.ts';
 
 const emailParams = z.object({ email: emailField });
@@ -25,6 +26,7 @@ export const customerRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = as
         summary: 'Whether an email is taken: a non-empty list when it is (no auth; rate-limited per IP)',
         params: emailParams,
         response: { 200: emailCheckResponseSchema },
+        errors: { 429: ['too_many_requests'] },
       },
     },
     async (request) => checkEmail(context, request.params.email, request.ip),
@@ -38,10 +40,11 @@ export const customerRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = as
         summary: 'Register a new customer (no auth); 409 email_in_use when the email is taken',
         body: customerRegistrationSchema,
         response: { 201: userIdResponseSchema },
+        errors: { 409: ['email_in_use'], 429: ['too_many_requests'] },
       },
     },
     async (request, reply) => {
-      const created = await registerCustomer(context, request.body, request.ip);
+      const created = await registerCustomer(context, request.body, originOf(request));
       return reply.status(201).send(created);
     },
   );
@@ -56,6 +59,7 @@ export const customerRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = as
         security: [{ bearer: [] }],
         params: emailParams,
         response: { 200: customerSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => getVisibleCustomer(context.db, actorOf(request), { email: request.params.email }),
@@ -72,6 +76,7 @@ export const customerRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = as
         params: userIdParams,
         body: customerProfileSchema,
         response: { 200: userIdResponseSchema.extend({ email_changed: z.boolean() }) },
+        errors: { 404: ['not_found'], 409: ['email_in_use'] },
       },
     },
     async (request) => {

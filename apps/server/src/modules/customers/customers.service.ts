@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Customer, CustomerProfileInput, CustomerRegistrationInput } from '@vetcall/shared/schemas/customer';
 import type { AppContext } from '../../context.ts';
+import type { RequestOrigin } from '../../lib/request-origin.ts';
+import { changedFields, recordAudit } from '../../db/audit-log.ts';
 import type { Database } from '../../db/client.ts';
 import { customers, users } from '../../db/schema.ts';
 import { emailInUse, forbidden, notFound } from '../../errors.ts';
@@ -43,11 +45,11 @@ export async function checkEmail(deps: Pick<AppContext, 'db' | 'limiter'>, email
 }
 
 export async function registerCustomer(
-  deps: Pick<AppContext, 'db' | 'limiter'>,
+  deps: Pick<AppContext, 'db' | 'limiter' | 'clock'>,
   input: Normalized<CustomerRegistrationInput> & { vet_center: string },
-  ip: string,
+  origin: RequestOrigin,
 ): Promise<{ user_id: number }> {
-  assertAllowed(await deps.limiter.hit(`register:ip:${ip}`, CUSTOMER_RATE_LIMITS.registrationPerIp));
+  assertAllowed(await deps.limiter.hit(`register:ip:${origin.ip}`, CUSTOMER_RATE_LIMITS.registrationPerIp));
   if (await isEmailTaken(deps.db, input.email)) throw emailInUse();
   const passwordHash = await hashPassword(input.password);
   try {
@@ -65,6 +67,13 @@ export async function registerCustomer(
         })
         .returning({ id: users.id });
       await tx.insert(customers).values({ userId: user!.id, ...customerRowOf(input) });
+      await recordAudit(tx, {
+        actor: { userId: user!.id, type: 'customer', email: input.email, origin },
+        action: 'account.created',
+        subject: { type: 'user', id: user!.id },
+        details: { type: 'customer' },
+        at: deps.clock.now(),
+      });
       return { user_id: user!.id };
     });
   } catch (error) {
@@ -142,6 +151,28 @@ export async function updateCustomer(
         .set({ name: input.name, email: input.email, phone: input.phone, address: input.address, updatedAt: now })
         .where(eq(users.id, userId));
       await tx.update(customers).set(customerRowOf(input)).where(eq(customers.userId, userId));
+      const { user_id: _user, customer_id: _customer, ...before } = current;
+      const after = { ...customerRowOf(input), name: input.name, email: input.email, phone: input.phone };
+      await recordAudit(tx, {
+        actor,
+        action: 'account.updated',
+        subject: { type: 'user', id: userId },
+        details: {
+          fields: changedFields(before, {
+            name: after.name,
+            email: after.email,
+            phone: after.phone,
+            address: input.address,
+            tax_id: after.taxId,
+            postal_code: after.postalCode,
+            city: after.city,
+            state: after.state,
+            country: after.country,
+            vet_center: after.vetCenter,
+          }),
+        },
+        at: now,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailInUse();

@@ -4,6 +4,7 @@ import { fixedClock } from '../../clock.ts';
 import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../../demo-data/factories.ts';
 import { customers, sessions, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { registrationInput } from '../../../test/registration-input.ts';
 import { CUSTOMER_RATE_LIMITS } from './customers.service.ts';
 
 const PASSWORD = 'secret-pass';
@@ -77,19 +78,7 @@ async function buildWorld(t: TestApp) {
 
 type World = Awaited<ReturnType<typeof buildWorld>>;
 
-const registration = {
-  name: 'Carla Sousa',
-  email: 'carla@clinic.test',
-  phone: '934567890',
-  tax_id: '987654321',
-  address: 'Avenida da Boavista 100',
-  postal_code: '4100-112',
-  city: 'Porto',
-  state: 'Porto',
-  country: 'PT',
-  password: 'carla-pass',
-  confirmation: 'carla-pass',
-};
+const registration = registrationInput();
 
 const profileEdit = {
   name: 'Ana Maria Silva',
@@ -203,7 +192,7 @@ describe('POST /api/users/customer (registration)', () => {
       active: true,
     });
     // Stored hashed, never as typed.
-    expect(user!.passwordHash).not.toContain('carla-pass');
+    expect(user!.passwordHash).not.toContain('amber kettle 42');
     expect(user!.passwordHash).toMatch(/^\$argon2/);
     const [customer] = await t.db.select().from(customers).where(eq(customers.userId, body.user_id));
     expect(customer).toMatchObject({
@@ -215,7 +204,7 @@ describe('POST /api/users/customer (registration)', () => {
       vetCenter: '',
     });
 
-    const { headers } = await t.loginAs('carla@clinic.test', 'carla-pass');
+    const { headers } = await t.loginAs('carla@clinic.test', 'amber kettle 42');
     const me = await t.app.inject({ method: 'GET', url: '/api/me', headers });
     expect(me.json()).toMatchObject({ user_id: body.user_id, type: 'customer' });
     const own = await t.app.inject({ method: 'GET', url: '/api/users/customer/byemail/carla@clinic.test', headers });
@@ -293,7 +282,7 @@ describe('POST /api/users/customer (registration)', () => {
       { password: '12345', confirmation: '12345' },
       { password: 'too_short', confirmation: 'too_short' },
     ],
-    ['a confirmation that differs', { confirmation: 'carla-pasS' }, { confirmation: 'passwords_mismatch' }],
+    ['a confirmation that differs', { confirmation: 'amber kettle 43' }, { confirmation: 'passwords_mismatch' }],
     ['a PT postal code without its dash', { postal_code: '4100112' }, { postal_code: 'invalid_format' }],
     ['a US code for Portugal', { postal_code: '90210' }, { postal_code: 'invalid_format' }],
     ['a PT code for the US', { country: 'US', postal_code: '4100-112' }, { postal_code: 'invalid_format' }],
@@ -316,7 +305,7 @@ describe('POST /api/users/customer (registration)', () => {
   it('never echoes the password', async () => {
     const response = await register(registration);
     expect(response.statusCode).toBe(201);
-    expect(response.body).not.toContain('carla-pass');
+    expect(response.body).not.toContain('amber kettle 42');
     expectNoSecrets(response.json());
   });
 

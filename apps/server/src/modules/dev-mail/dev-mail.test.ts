@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCustomer } from '../../demo-data/factories.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import { PRODUCTION_ENV } from '../../../test/production-env.ts';
 
 function unescapeHtml(value: string): string {
   return value
@@ -89,7 +90,7 @@ describe('/dev/mail outbox viewer', () => {
   });
 
   it('does not exist in production', async () => {
-    t = await buildTestApp({ env: { NODE_ENV: 'production', APP_SECRET: 'p'.repeat(32) } });
+    t = await buildTestApp({ env: { ...PRODUCTION_ENV } });
     expect(t.config.isDemo).toBe(false);
     for (const url of ['/dev/mail', '/dev/mail/', '/dev/mail/2030-01-01T00-00-00-000Z-abcdef.eml']) {
       const response = await t.app.inject({ method: 'GET', url });

@@ -7,7 +7,11 @@ import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { exportAppointments } from './appointments-export.ts';
 import { exportUsers, type UserExport } from './exports.service.ts';
 import { exportVetsAvailability } from './vets-availability-export.ts';
+import { recordExport, type ExportKind } from './export-audit.ts';
 import { sendWorkbook, XLSX_CONTENT_TYPE } from './workbook.ts';
+import type { ExportFile } from './exports.service.ts';
+import type { FastifyReply } from 'fastify';
+import type { Actor } from '../auth/auth.service.ts';
 
 /** Shared by every export: the language of headers and texts, and the zone date-times are shown in. */
 export const exportQuery = z.object({
@@ -28,6 +32,13 @@ const LISTS: { path: string; list: UserExport }[] = [
  * under /api/exports.
  */
 export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
+  /** Every export is recorded in the audit log before its file is sent; a cut file says so in a header. */
+  const sendExport = async (reply: FastifyReply, actor: Actor, kind: ExportKind, file: ExportFile) => {
+    await recordExport(context, actor, kind, file);
+    if (file.truncated) void reply.header('x-export-truncated', 'true');
+    return sendWorkbook(reply, file.fileName, file.buffer);
+  };
+
   for (const { path, list } of LISTS) {
     app.get(
       path,
@@ -48,8 +59,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
           timeZone: request.query.tz,
         });
         // The first rows by id are sent when there are more than an export holds; the client can say so.
-        if (file.truncated) void reply.header('x-export-truncated', 'true');
-        return sendWorkbook(reply, file.fileName, file.buffer);
+        return sendExport(reply, actor, list, file);
       },
     );
   }
@@ -73,7 +83,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
         locale: request.query.lang ?? actor.locale,
         timeZone: request.query.tz,
       });
-      return sendWorkbook(reply, file.fileName, file.buffer);
+      return sendExport(reply, actor, 'vets_availability', file);
     },
   );
 
@@ -99,8 +109,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
         locale: request.query.lang ?? actor.locale,
         timeZone: request.query.tz,
       });
-      if (file.truncated) void reply.header('x-export-truncated', 'true');
-      return sendWorkbook(reply, file.fileName, file.buffer);
+      return sendExport(reply, actor, 'appointments', file);
     },
   );
 };

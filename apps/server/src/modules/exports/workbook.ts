@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from '../../lib/content-disposition.ts';
 import { offsetMsAt } from '@vetcall/shared/scheduling/zoned-time';
@@ -151,6 +150,8 @@ export async function buildWorkbook(options: WorkbookOptions): Promise<Buffer> {
     output.on('error', reject);
   });
 
+  // Loaded with the first export, not at every start: exceljs is the largest package the server uses.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: true });
   workbook.creator = 'VetCall';
   const sheet = workbook.addWorksheet(safeSheetName(options.sheetName), {

@@ -46,6 +46,7 @@ export const failedMailRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         security,
         params: failedMailIdParamsSchema,
         response: { 204: z.null().describe('Queued again') },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request, reply) => {
@@ -64,6 +65,7 @@ export const failedMailRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
         security,
         params: failedMailIdParamsSchema,
         response: { 204: z.null().describe('Dismissed') },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request, reply) => {

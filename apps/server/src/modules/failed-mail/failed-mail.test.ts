@@ -3,22 +3,23 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { FAILED_MAIL_PAGE_SIZE } from '@vetcall/shared/schemas/failed-mail';
 import { fixedClock } from '../../clock.ts';
 import { jobs } from '../../db/jobs-schema.ts';
-import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { translate } from '../../i18n.ts';
 import { claimDueJobs, enqueueJobs, failJob, JOB_GIVE_UP_AFTER_MS, retryDelayMs } from '../../jobs/job-queue.ts';
 import { queueMail } from '../../providers/mail/mail-outbox.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
+import {
+  type Headers,
+  oneOfEachRole,
+  type Role,
+  ROLE_PASSWORD as PASSWORD,
+  ROLES,
+} from '../../../test/one-of-each-role.ts';
 import { startSmtpTestServer } from '../../../test/smtp-test-server.ts';
 
-const PASSWORD = 'secret-pass';
 const NOW = '2030-06-10T12:00:00.000Z';
 const MINUTE = 60_000;
 /** What every test mail's body holds: it must never reach the list. */
 const SECRET_BODY = 'Your PIN is 482913';
-
-type Role = 'customer' | 'vet' | 'manager' | 'none';
-type Headers = Record<string, string>;
-const ROLES: Role[] = ['customer', 'vet', 'manager', 'none'];
 
 let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
 beforeAll(async () => {
@@ -42,15 +43,7 @@ describe('failed mail (docs/jobs-and-mail.md#failed-mail: /api/mail/failed)', ()
     smtp.received.length = 0;
     clock = fixedClock(NOW);
     t = await buildTestApp({ clock, env: { SMTP_URL: smtp.url } });
-    await buildManager(t.db, { email: 'boss@clinic.test', password: PASSWORD });
-    await buildVet(t.db, { email: 'vet@clinic.test', password: PASSWORD });
-    await buildCustomer(t.db, { email: 'ana@clinic.test', password: PASSWORD });
-    headers = {
-      manager: (await t.loginAs('boss@clinic.test', PASSWORD)).headers,
-      vet: (await t.loginAs('vet@clinic.test', PASSWORD)).headers,
-      customer: (await t.loginAs('ana@clinic.test', PASSWORD)).headers,
-      none: {},
-    };
+    ({ headers } = await oneOfEachRole(t));
   });
   afterEach(async () => {
     await t.close();

@@ -12,7 +12,13 @@ export const healthRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asyn
   );
   app.get(
     '/ready',
-    { schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ready') }) } } },
+    {
+      schema: {
+        tags: ['health'],
+        response: { 200: z.object({ status: z.literal('ready') }) },
+        errors: { 503: ['service_unavailable'] },
+      },
+    },
     async (request) => {
       try {
         await context.database.ping();

@@ -24,6 +24,7 @@ export const icsFeedRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         security,
         params: vetParams,
         response: { 200: icsFeedStatusSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => getIcsFeedStatus(context, actorOf(request), request.params.vet_id),
@@ -39,6 +40,7 @@ export const icsFeedRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         security,
         params: vetParams,
         response: { 200: icsFeedUrlSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request, reply) => {
@@ -58,6 +60,7 @@ export const icsFeedRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         security,
         params: vetParams,
         response: { 200: icsFeedStatusSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => disableIcsFeed(context, actorOf(request), request.params.vet_id),
@@ -75,6 +78,7 @@ export const calendarFeedRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
         params: z.object({ token: z.string() }),
         produces: ['text/calendar'],
         response: { 200: z.string().describe('An iCalendar document') },
+        errors: { 404: ['not_found'], 429: ['too_many_requests'] },
       },
     },
     async (request, reply) => {

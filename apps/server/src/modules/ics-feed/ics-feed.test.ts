@@ -346,7 +346,7 @@ describe('the feed: GET /api/calendar/feed/{token}.ics', () => {
     const before = parseFeed((await t.app.inject({ method: 'GET', url: feedPath })).body).events[0]!;
 
     // As the server changes a status: through the one transition function, which raises the SEQUENCE by one.
-    await transitionAppointment(t.db, appointment.id, 'TK_Completed', new Date('2026-11-20T10:30:01Z'));
+    await transitionAppointment(t.db, appointment.id, 'TK_Completed', new Date('2026-11-20T10:30:01Z'), null);
     const after = parseFeed((await t.app.inject({ method: 'GET', url: feedPath })).body).events[0]!;
 
     expect(after.uid).toBe(before.uid);

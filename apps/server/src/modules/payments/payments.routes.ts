@@ -96,11 +96,18 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           'customer who owns the appointment (`customer_user_id`). 303 to Request Confirmed when the ' +
           'appointment is free (marked paid at 0), to /checkout/{payment_hash} (built-in provider) or to ' +
           'Stripe Checkout; to Request Sent when it is already paid. 409 payment_closed when the appointment ' +
-          'can no longer be paid (its hold lapsed, it failed or was canceled).',
+          'can no longer be paid (its hold lapsed, it failed or was canceled). Errors are JSON, or a short page ' +
+          'in the form\u2019s language when Accept names text/html.',
         consumes: ['application/x-www-form-urlencoded'],
         params: z.object({ locale: paymentLocaleParam }),
         body: paymentFormSchema,
         response: { 303: z.null().describe('Location: where the browser goes next') },
+        errors: {
+          401: ['unauthorized'],
+          403: ['forbidden'],
+          409: ['payment_closed'],
+          502: ['payment_provider_unavailable'],
+        },
       },
     },
     async (request, reply) => {
@@ -119,12 +126,16 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         schema: {
           tags: ['payments'],
           summary: 'What the built-in checkout shows (the customer who owns the appointment)',
+          description:
+            '`lang` is the language of the page: the product is named in it (default: as the booking stored it).',
           security,
           params: paymentHashParams,
+          querystring: langQuery,
           response: { 200: checkoutSchema },
+          errors: { 404: ['invalid_payment_hash'] },
         },
       },
-      async (request) => getCheckout(deps, actorOf(request), request.params.payment_hash),
+      async (request) => getCheckout(deps, actorOf(request), request.params.payment_hash, request.query.lang),
     );
 
     app.post(
@@ -143,6 +154,12 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           querystring: langQuery,
           body: checkoutPaySchema,
           response: { 200: checkoutResultSchema },
+          errors: {
+            402: ['card_declined'],
+            404: ['invalid_payment_hash'],
+            409: ['payment_closed'],
+            429: ['too_many_requests'],
+          },
         },
       },
       async (request) => {
@@ -163,6 +180,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
           params: paymentHashParams,
           querystring: langQuery,
           response: { 200: checkoutResultSchema },
+          errors: { 404: ['invalid_payment_hash'], 409: ['payment_closed'] },
         },
       },
       async (request) => {
@@ -190,6 +208,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
               'Verified on the raw body with STRIPE_WEBHOOK_SECRET (300 s tolerance); 400 ' +
               'webhook_signature_invalid otherwise. Each event id is handled once.',
             response: { 200: webhookAckSchema },
+            errors: { 400: ['webhook_signature_invalid'] },
           },
         },
         async (request) => {

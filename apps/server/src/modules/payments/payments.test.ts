@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { appointments, calendarEvents } from '../../db/schema.ts';
+import { appointments, calendarEvents, products } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import {
   buildPaymentWorld,
@@ -48,8 +48,8 @@ describe('payments with the built-in provider', () => {
       headers: { ...FORM_HEADERS, ...headers },
       payload: body,
     });
-  const getCheckout = (headers: Record<string, string>, hash: string) =>
-    t.app.inject({ method: 'GET', url: `/api/payment/checkout/${hash}`, headers });
+  const getCheckout = (headers: Record<string, string>, hash: string, query = '') =>
+    t.app.inject({ method: 'GET', url: `/api/payment/checkout/${hash}${query}`, headers });
   const pay = (headers: Record<string, string>, hash: string, card = '4242 4242 4242 4242', query = '') =>
     t.app.inject({
       method: 'POST',
@@ -235,6 +235,31 @@ describe('payments with the built-in provider', () => {
         status: 'TK_PendingPayment',
         expires_at: hold.expiresAt!.toISOString(),
       });
+    });
+
+    it('names the product in the language of the page, whatever language the booking stored it in', async () => {
+      await t.db.insert(products).values({
+        designation: { en: 'Video consultation', pt: 'Consulta por vídeo', 'pt-BR': 'Teleconsulta' },
+        priceCents: 2500,
+      });
+      // Bia reads Portuguese: her booking stored the Portuguese name.
+      const { paymentHash } = await buildUnpaidAppointment(t, w, w.bia, { itemName: 'Consulta por vídeo' });
+      const itemName = async (query: string) => (await getCheckout(w.bia.headers, paymentHash, query)).json().item_name;
+      expect(await itemName('?lang=en')).toBe('Video consultation');
+      expect(await itemName('?lang=pt-BR')).toBe('Teleconsulta');
+      expect(await itemName('?lang=pt')).toBe('Consulta por vídeo');
+      expect(await itemName('')).toBe('Consulta por vídeo');
+      expect((await getCheckout(w.bia.headers, paymentHash, '?lang=xx')).statusCode).toBe(400);
+    });
+
+    it('keeps the stored name of a product that has since been renamed', async () => {
+      await t.db.insert(products).values({
+        designation: { en: 'Video call', pt: 'Videochamada', 'pt-BR': 'Videochamada' },
+        priceCents: 2500,
+      });
+      const { paymentHash } = await buildUnpaidAppointment(t, w, w.bia, { itemName: 'Consulta por vídeo' });
+      const response = await getCheckout(w.bia.headers, paymentHash, '?lang=en');
+      expect(response.json().item_name).toBe('Consulta por vídeo');
     });
 
     it('hides it from everyone else', async () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
-import { appointments, paymentEvents } from '../../db/schema.ts';
+import { appointments, paymentEvents, products } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { unusedBaseUrl } from '../../../test/fake-http-server.ts';
 import { STRIPE_API_VERSION } from '../../providers/payments/stripe.ts';
@@ -106,6 +106,16 @@ describe('payments with Stripe', () => {
   });
 
   describe('the Checkout Session', () => {
+    it('names the product in the language of the page that posted the form', async () => {
+      await t.db.insert(products).values({
+        designation: { en: 'Video consultation', pt: 'Consulta por vídeo', 'pt-BR': 'Teleconsulta' },
+        priceCents: 2500,
+      });
+      const { paymentHash } = await buildUnpaidAppointment(t, w, w.ana);
+      expect((await postForm('pt-BR', paymentForm(w.ana, paymentHash))).statusCode).toBe(303);
+      expect(sessionCalls()[0]!.form['line_items[0][price_data][product_data][name]']).toBe('Teleconsulta');
+    });
+
     it('is created with exactly the fields Stripe needs, and the browser goes to it', async () => {
       const { appointment, paymentHash } = await buildUnpaidAppointment(t, w, w.ana);
       const response = await postForm('pt', paymentForm(w.ana, paymentHash));

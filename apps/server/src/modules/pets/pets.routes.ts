@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { todayKey } from '@vetcall/shared/dates';
 import type { Locale } from '@vetcall/shared/locales';
-import { idParam, localeField } from '@vetcall/shared/schemas/fields';
+import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
+import { idParam, localeField, pageQuerySchema } from '@vetcall/shared/schemas/fields';
 import {
   petDeletionSchema,
   petIdParamsSchema,
-  petInputSchema,
+  petInputSchemaFor,
   petRecordSchema,
   petSchema,
 } from '@vetcall/shared/schemas/pet';
 import type { AppContext } from '../../context.ts';
+import { cachedForActor } from '../../lib/cached-json.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   applyPetChanges,
@@ -24,20 +27,29 @@ import {
 /** Breed names come back in `?lang=`, else in the user's own language. */
 const langQuery = z.object({ lang: localeField.optional() });
 const customerParams = z.object({ customer_id: idParam });
-const petChangesSchema = z.object({
-  create: z.array(petInputSchema).max(50).default([]),
-  update: z
-    .array(petInputSchema.extend({ pet_id: z.number().int().positive() }))
-    .max(50)
-    .default([]),
-  delete: z.array(z.number().int().positive()).max(50).default([]),
-});
+/** Within PostgreSQL's integer range, as idParam: a bigger id is a 400, not a query the database refuses (a 500). */
+const petIdField = z.number().int().positive().max(2_147_483_647);
+
+/** The bodies that carry pets, their births checked against the clinic's today on the server's clock. */
+function petBodySchemas(context: AppContext) {
+  const petInputSchema = petInputSchemaFor(() => todayKey(context.clock.now(), context.config.clinicTimeZone));
+  const petChangesSchema = z.object({
+    create: z.array(petInputSchema).max(50).default([]),
+    update: z
+      .array(petInputSchema.extend({ pet_id: petIdField }))
+      .max(50)
+      .default([]),
+    delete: z.array(petIdField).max(50).default([]),
+  });
+  return { petInputSchema, petChangesSchema };
+}
 
 /** docs/product-rules.md#api Pets, under /api/pets (breeds are registered separately). */
 export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const auth = { onRequest: requireAuth(context) };
   const security = [{ bearer: [] }];
   const localeOf = (query: { lang?: Locale }, actor: { locale: Locale }) => query.lang ?? actor.locale;
+  const { petInputSchema, petChangesSchema } = petBodySchemas(context);
 
   app.post(
     '/',
@@ -70,6 +82,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
         querystring: langQuery,
         body: petInputSchema,
         response: { 200: petSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => {
@@ -88,6 +101,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
         security,
         params: petIdParamsSchema,
         response: { 200: petDeletionSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => deletePet(context, actorOf(request), request.params.pet_id),
@@ -104,6 +118,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
         params: customerParams,
         querystring: langQuery,
         response: { 200: z.array(petSchema) },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => {
@@ -130,6 +145,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
             removed: z.array(petDeletionSchema),
           }),
         },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => {
@@ -148,6 +164,7 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
         params: petIdParamsSchema,
         querystring: langQuery,
         response: { 200: petSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => {
@@ -163,11 +180,19 @@ export const petRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (
       schema: {
         tags: ['pets'],
         summary: 'A pet\u2019s record: details, age and appointment history',
+        description:
+          `The history is newest first, in keyset pages of at most ${APPOINTMENT_PAGE_SIZE} appointments: pass ` +
+          '`history_next_cursor` as `cursor` for the next page (null at the end).',
         security,
         params: petIdParamsSchema.extend({ language: localeField }),
+        querystring: pageQuerySchema,
         response: { 200: petRecordSchema },
+        errors: { 404: ['not_found'] },
       },
     },
-    async (request) => getPetRecord(context, actorOf(request), request.params.pet_id, request.params.language),
+    async (request, reply) =>
+      cachedForActor(request, reply, context, petRecordSchema, () =>
+        getPetRecord(context, actorOf(request), request.params.pet_id, request.params.language, request.query),
+      ),
   );
 };

@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { ageBetween, todayKey } from '@vetcall/shared/dates';
 import type { Locale } from '@vetcall/shared/locales';
 import { canonicalSpecies } from '@vetcall/shared/pet-species';
+import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
 import type { Pet, PetInput, PetRecord } from '@vetcall/shared/schemas/pet';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
+import { decodeCursor, keysetPage, rowsAfter, scheduleCursorOf } from '../../lib/keyset-cursor.ts';
 import { appointments, customers, pets, users } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
@@ -195,47 +197,68 @@ export async function applyPetChanges(
   });
 }
 
+/** The history's instants, as they have always been sent: ISO 8601 in UTC to the second (no milliseconds). */
+const isoSeconds = (instant: Date) => instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
 /**
- * GET /api/pets/record/{pet_id}/{language}: the pet, its age and its appointments, newest first. Each
- * history row carries the viewer's own join PIN while its join link is open (docs/product-rules.md#pet-records,
- * #states): the owner's customer PIN, or the vet PIN for that appointment's vet; managers and other vets get none.
+ * GET /api/pets/record/{pet_id}/{language}: the pet, its age and one keyset page of its appointments, newest
+ * first (read backwards through appointments_pet_idx from the cursor). Each history row carries the viewer's own
+ * join PIN while its join link is open (docs/product-rules.md#pet-records, #states): the owner's customer PIN, or
+ * the vet PIN for that appointment's vet; managers and other vets get none.
  */
 export async function getPetRecord(
   deps: Pick<AppContext, 'db' | 'clock' | 'secrets'>,
   actor: Actor,
   petId: number,
   locale: Locale,
+  request: { cursor?: string } = {},
 ): Promise<PetRecord> {
   const { pet, ownerUserId } = await loadVisiblePet(deps.db, actor, petId);
+  const cursor = request.cursor ? decodeCursor(request.cursor) : undefined;
   const rows = await deps.db
     .select({
-      appointment_id: appointments.id,
+      id: appointments.id,
       hash: appointments.hash,
-      schedule: sql<string>`to_char(${appointments.schedule} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-      vet_user_id: appointments.vetUserId,
-      vet_name: users.name,
-      appointment_status_key: appointments.status,
-      status_date: sql<string>`to_char(${appointments.statusDate} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
-      parties: { customerUserId: appointments.customerUserId, vetUserId: appointments.vetUserId },
-      startsAt: appointments.schedule,
+      schedule: appointments.schedule,
+      vetUserId: appointments.vetUserId,
+      vetName: users.name,
+      status: appointments.status,
+      statusDate: appointments.statusDate,
+      customerUserId: appointments.customerUserId,
       pinCipher: appointments.pinCipher,
     })
     .from(appointments)
     .innerJoin(users, eq(users.id, appointments.vetUserId))
-    .where(eq(appointments.petId, petId))
-    .orderBy(desc(appointments.schedule))
-    .limit(500);
+    .where(
+      and(
+        eq(appointments.petId, petId),
+        cursor ? rowsAfter(appointments.schedule, appointments.id, cursor, 'desc') : undefined,
+      ),
+    )
+    .orderBy(desc(appointments.schedule), desc(appointments.id))
+    .limit(APPOINTMENT_PAGE_SIZE + 1);
+  const page = keysetPage(rows, APPOINTMENT_PAGE_SIZE, scheduleCursorOf);
   const now = deps.clock.now();
-  const history = rows.map(({ parties, startsAt, pinCipher, ...entry }) => {
-    const viewer = viewerOf(actor, parties);
-    const appointment = { status: entry.appointment_status_key, schedule: startsAt, pinCipher };
+  const history = page.rows.map((row) => {
+    const viewer = viewerOf(actor, { customerUserId: row.customerUserId, vetUserId: row.vetUserId });
+    const appointment = { status: row.status, schedule: row.schedule, pinCipher: row.pinCipher };
     const party = viewer === 'customer' || viewer === 'vet' ? viewer : undefined;
     const joinPin = party && isJoinLinkOpen(appointment, now) ? ownPin(deps.secrets, appointment, party) : null;
-    return { ...entry, join_pin: joinPin };
+    return {
+      appointment_id: row.id,
+      hash: row.hash,
+      schedule: isoSeconds(row.schedule),
+      vet_user_id: row.vetUserId,
+      vet_name: row.vetName,
+      appointment_status_key: row.status,
+      status_date: isoSeconds(row.statusDate),
+      join_pin: joinPin,
+    };
   });
   return {
     pet: toPet(pet, { userId: ownerUserId }, locale),
     age: ageBetween(pet.birth, todayKey(now)),
     history,
+    history_next_cursor: page.nextCursor,
   };
 }

@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
 import { fixedClock } from '../../clock.ts';
 import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../../demo-data/factories.ts';
 import { appointments, pets } from '../../db/schema.ts';
@@ -315,7 +316,7 @@ describe('pets: reads (GET /api/pets/customer/{customer_id}, /byid/{pet_id}, /re
     const response = await get(`/api/pets/record/${w.historyPet.id}/en`, w.headers.owner);
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(Object.keys(body).sort()).toEqual(['age', 'history', 'pet']);
+    expect(Object.keys(body).sort()).toEqual(['age', 'history', 'history_next_cursor', 'pet']);
     expect(body.pet).toEqual({ ...bobiAnswer(w), breed: 'Portuguese Water Dog' });
     expect(body.age).toEqual({ years: expect.any(Number), months: expect.any(Number) });
     expect(body.history).toEqual([
@@ -348,6 +349,71 @@ describe('pets: reads (GET /api/pets/customer/{customer_id}, /byid/{pet_id}, /re
     const empty = await get(`/api/pets/record/${w.otherPet.id}/en`, w.headers.otherCustomer);
     expect(empty.json().history).toHaveLength(1);
   });
+
+  /** `count` more appointments of Bobi with Rui, two per hour from 2025-01-01, so that schedules tie in pairs. */
+  const bulkHistory = (count: number) =>
+    t.db.execute(sql`
+      insert into appointments (hash, customer_user_id, pet_id, vet_user_id, description, schedule, status)
+      select 'bulk-' || g, ${w.owner.user.id}::integer, ${w.historyPet.id}::integer,
+             ${w.vetWithAppointment.user.id}::integer, 'Bulk',
+             '2025-01-01T08:00:00Z'::timestamptz + (g / 2) * interval '1 hour', 'TK_Completed'
+      from generate_series(1, ${count}::integer) g`);
+
+  interface HistoryPage {
+    history: { appointment_id: number; schedule: string }[];
+    history_next_cursor: string | null;
+  }
+
+  it('pages the history newest first with history_next_cursor, ties by id, without gaps or repeats', async () => {
+    await bulkHistory(APPOINTMENT_PAGE_SIZE + 50);
+    for (const role of ['owner', 'vetWithAppointment', 'manager'] as const) {
+      const seen: HistoryPage['history'] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const response = await get(
+          `/api/pets/record/${w.historyPet.id}/en${cursor ? `?cursor=${cursor}` : ''}`,
+          w.headers[role],
+        );
+        expect(response.statusCode, response.body).toBe(200);
+        const page = response.json<HistoryPage>();
+        expect(page.history.length).toBeLessThanOrEqual(APPOINTMENT_PAGE_SIZE);
+        seen.push(...page.history);
+        cursor = page.history_next_cursor;
+        pages += 1;
+      } while (cursor);
+      expect(pages).toBe(2);
+      // The bulk rows and the world's appointment of 2026-03-01 (the newest).
+      expect(seen).toHaveLength(APPOINTMENT_PAGE_SIZE + 51);
+      expect(seen[0]!.appointment_id).toBe(w.appointment.id);
+      expect(new Set(seen.map((entry) => entry.appointment_id)).size).toBe(seen.length);
+      const order = seen.map((entry) => [entry.schedule, entry.appointment_id] as const);
+      const newestFirst = [...order].sort((a, b) => (a[0] === b[0] ? b[1] - a[1] : a[0] < b[0] ? 1 : -1));
+      expect(order).toEqual(newestFirst);
+    }
+  });
+
+  it('ends with history_next_cursor null at a full last page', async () => {
+    await bulkHistory(APPOINTMENT_PAGE_SIZE - 1);
+    const page = (await get(`/api/pets/record/${w.historyPet.id}/en`, w.headers.owner)).json<HistoryPage>();
+    expect([page.history.length, page.history_next_cursor]).toEqual([APPOINTMENT_PAGE_SIZE, null]);
+  });
+
+  it('refuses a forged cursor with 400 cursor invalid_format, and still hides the pet from others', async () => {
+    const forged = await get(`/api/pets/record/${w.historyPet.id}/en?cursor=bm9wZQ`, w.headers.owner);
+    expect([forged.statusCode, forged.json().fields]).toEqual([400, { cursor: 'invalid_format' }]);
+    await bulkHistory(APPOINTMENT_PAGE_SIZE);
+    const first = (await get(`/api/pets/record/${w.historyPet.id}/en`, w.headers.owner)).json<HistoryPage>();
+    expect(first.history_next_cursor).toEqual(expect.any(String));
+    const query = `?cursor=${first.history_next_cursor}`;
+    for (const [role, status] of [
+      ['otherCustomer', 404],
+      ['vetWithout', 404],
+      ['anonymous', 401],
+    ] as const) {
+      expect((await get(`/api/pets/record/${w.historyPet.id}/en${query}`, w.headers[role])).statusCode).toBe(status);
+    }
+  });
 });
 
 describe('GET /api/pets/record: age on the server’s date', () => {
@@ -373,6 +439,59 @@ describe('GET /api/pets/record: age on the server’s date', () => {
     expect(await record(leap.id)).toEqual({ years: 2, months: 2 });
     clock.set('2026-05-17T00:00:00Z');
     expect(await record(pet.id)).toEqual({ years: 6, months: 0 });
+  });
+});
+
+describe('pets: a birth no later than today in the clinic’s time zone (CLINIC_TIME_ZONE)', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  /** 23:30 UTC on 24 November: still the 24th in Lisbon (UTC+0 in winter), already the 25th in UTC+14. */
+  const LATE_ON_THE_24TH = '2026-11-24T23:30:00Z';
+
+  async function ownerOfOnePet(env?: Record<string, string>) {
+    t = await buildTestApp({ clock: fixedClock(LATE_ON_THE_24TH), ...(env ? { env } : {}) });
+    const app = t;
+    const owner = await buildCustomer(app.db, { email: 'ana@clinic.test', password: PASSWORD });
+    const pet = await buildPet(app.db, owner.customer.id, { name: 'Mia' });
+    const { headers } = await app.loginAs('ana@clinic.test', PASSWORD);
+    const send = (method: 'POST' | 'PUT', url: string, payload: object) =>
+      app.app.inject({ method, url, payload, headers });
+    /** The answer of each route that takes a pet: add, change, and the Save of the customer's edits. */
+    const answers = async (birth: string) => {
+      const input = { ...newPet, birth };
+      const responses = [
+        await send('POST', '/api/pets', input),
+        await send('PUT', `/api/pets/${pet.id}`, input),
+        await send('POST', `/api/pets/customer/${owner.customer.id}/changes`, {
+          create: [input],
+          update: [{ ...input, pet_id: pet.id }],
+        }),
+      ];
+      return responses.map((response) => ({ status: response.statusCode, fields: response.json().fields }));
+    };
+    return { answers };
+  }
+
+  it('in Lisbon (the default zone), refuses the 25th as too_big and takes the 24th', async () => {
+    const { answers } = await ownerOfOnePet();
+    const tooBig = { status: 400, fields: { birth: 'too_big' } };
+    expect(await answers('2026-11-25')).toEqual([
+      tooBig,
+      tooBig,
+      { status: 400, fields: { 'create.0.birth': 'too_big', 'update.0.birth': 'too_big' } },
+    ]);
+    expect((await answers('2026-11-24')).map((answer) => answer.status)).toEqual([201, 200, 200]);
+    expect(t!.config.clinicTimeZone).toBe('Europe/Lisbon');
+  });
+
+  it('follows the configured zone: in Auckland (UTC+13) it is already the 25th, not yet the 26th', async () => {
+    const { answers } = await ownerOfOnePet({ CLINIC_TIME_ZONE: 'Pacific/Auckland' });
+    expect((await answers('2026-11-25')).map((answer) => answer.status)).toEqual([201, 200, 200]);
+    expect((await answers('2026-11-26')).map((answer) => answer.status)).toEqual([400, 400, 400]);
   });
 });
 

@@ -104,6 +104,7 @@ export const photoRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         consumes: ['multipart/form-data'],
         params: userIdParams,
         response: { 200: z.object({ user_id: z.number().int(), etag: z.string() }) },
+        errors: { 400: ['error_changing_user_image'], 403: ['forbidden'], 404: ['not_found'] },
       },
     },
     async (request) => {
@@ -124,6 +125,9 @@ export const photoRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
           'it is cacheable for a year, otherwise revalidated by ETag.',
         params: userIdParams,
         querystring: photoQuery,
+        produces: ['image/webp', 'image/svg+xml'],
+        rawResponses: { 304: { description: 'Not modified: the If-None-Match ETag is current; no body' } },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request, reply) => {

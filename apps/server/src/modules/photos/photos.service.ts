@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { UserType } from '@vetcall/shared/roles';
 import type { AppContext } from '../../context.ts';
 import type { Database } from '../../db/client.ts';
@@ -105,6 +104,8 @@ export async function readImageUpload(file: UploadStream): Promise<{ bytes: Buff
  * metadata unless asked to keep it (and converts to sRGB).
  */
 export async function processPhoto(input: Buffer, format: ImageFormat): Promise<Buffer> {
+  // Loaded with the first photo, not at every start (a native library of tens of megabytes).
+  const { default: sharp } = await import('sharp');
   try {
     const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false });
     const metadata = await image.metadata();

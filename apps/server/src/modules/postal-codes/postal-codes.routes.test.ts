@@ -67,7 +67,9 @@ describe('GET /api/postalcodes/{country}/{code}', () => {
         brazilUrl: br.baseUrl,
       },
       clock,
-      { timeoutMs: 150 },
+      // Long enough for a fake provider on loopback to answer beside a busy test worker (150 ms was not), short
+      // enough for the one test whose provider hangs.
+      { timeoutMs: 1000 },
     );
     app = Fastify({ logger: false });
     app.setValidatorCompiler(validatorCompiler);

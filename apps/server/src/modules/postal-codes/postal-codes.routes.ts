@@ -26,6 +26,7 @@ export const postalCodeRoutes: FastifyPluginAsyncZod<{
           'City, state and street of a postal code: PT NNNN-NNN, US NNNNN, BR NNNNN-NNN (dash optional for PT and BR)',
         params: postalCodeParamsSchema,
         response: { 200: postalCodeLookupSchema },
+        errors: { 404: ['not_found'], 429: ['too_many_requests'], 503: ['service_unavailable'] },
       },
     },
     async (request, reply) => {

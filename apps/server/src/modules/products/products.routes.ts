@@ -10,6 +10,7 @@ import {
   productSchema,
 } from '@vetcall/shared/schemas/product';
 import type { AppContext } from '../../context.ts';
+import { cachedJson } from '../../lib/cached-json.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { changeProductPrice, createProduct, deleteProduct, listProducts } from './products.service.ts';
 
@@ -17,6 +18,9 @@ import { changeProductPrice, createProduct, deleteProduct, listProducts } from '
 const langQuery = z.object({ lang: localeField.optional() });
 
 /** docs/product-rules.md#api Products, under /api/products: prices are stored in integer cents and answered in EUR. */
+/** Built once: a schema built per request costs more than the cached answer it encodes. */
+const productListSchema = z.array(productSchema);
+
 export const productRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const managersOnly = { onRequest: requireAuth(context, 'manager') };
   const security = [{ bearer: [] }];
@@ -31,10 +35,17 @@ export const productRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         summary: 'The products with their designation in the locale and their price (any logged-in user)',
         security,
         params: z.object({ locale: localeField }),
-        response: { 200: z.array(productSchema) },
+        response: { 200: productListSchema },
       },
     },
-    async (request) => listProducts(context.db, actorOf(request), request.params.locale),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { locale } = request.params;
+      // Every logged-in user sees the same list in a language.
+      return cachedJson(reply, context, `products:${locale}`, productListSchema, async () => ({
+        value: await listProducts(context.db, actor, locale),
+      }));
+    },
   );
 
   app.post(
@@ -67,6 +78,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         security,
         params: productIdParamsSchema,
         response: { 200: productDeletionSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => deleteProduct(context, actorOf(request), request.params.product_id),
@@ -84,6 +96,7 @@ export const productRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
         querystring: langQuery,
         body: productPriceInputSchema,
         response: { 200: productSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => {

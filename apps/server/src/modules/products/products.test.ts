@@ -1,15 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories.ts';
 import { products } from '../../db/schema.ts';
 import { seedDemoData } from '../../demo-data/seed.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
-
-const PASSWORD = 'secret-pass';
-
-type Role = 'customer' | 'vet' | 'manager' | 'none';
-type Headers = Record<string, string>;
-const ROLES: Role[] = ['customer', 'vet', 'manager', 'none'];
+import { type Headers, oneOfEachRole, ROLES } from '../../../test/one-of-each-role.ts';
 
 const errorOf = { 400: 'validation_failed', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found' } as const;
 
@@ -18,9 +12,7 @@ const followUp = { en: 'Follow-up call', pt: 'Consulta de seguimento', 'pt-BR': 
 
 /** A manager, a vet and a customer (customer's locale en, the others pt), and two products. */
 async function buildWorld(t: TestApp) {
-  await buildManager(t.db, { email: 'boss@clinic.test', password: PASSWORD });
-  await buildVet(t.db, { email: 'vet@clinic.test', password: PASSWORD });
-  await buildCustomer(t.db, { email: 'ana@clinic.test', password: PASSWORD, locale: 'en' });
+  const { headers } = await oneOfEachRole(t, { customerLocale: 'en' });
   const [first, second] = await t.db
     .insert(products)
     .values([
@@ -28,12 +20,6 @@ async function buildWorld(t: TestApp) {
       { designation: followUp, priceCents: 1999 },
     ])
     .returning();
-  const headers: Record<Role, Headers> = {
-    manager: (await t.loginAs('boss@clinic.test', PASSWORD)).headers,
-    vet: (await t.loginAs('vet@clinic.test', PASSWORD)).headers,
-    customer: (await t.loginAs('ana@clinic.test', PASSWORD)).headers,
-    none: {},
-  };
   return { consultation: first!, followUp: second!, headers };
 }
 

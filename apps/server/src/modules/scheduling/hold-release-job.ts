@@ -13,7 +13,7 @@ type Deps = Pick<AppContext, 'db' | 'clock'>;
  * transaction so that both happen or neither; answers how many holds were released.
  */
 export async function releaseHoldsWhere(
-  tx: Pick<Database, 'update'>,
+  tx: Pick<Database, 'update' | 'insert'>,
   condition: SQL | undefined,
   now: Date,
 ): Promise<number> {
@@ -24,7 +24,7 @@ export async function releaseHoldsWhere(
     .returning({ id: calendarEvents.id, appointmentId: calendarEvents.appointmentId });
   for (const { appointmentId } of released) {
     // Only from TK_PendingPayment: a paid appointment's hold has become a booking and is not released here.
-    if (appointmentId !== null) await transitionAppointment(tx, appointmentId, 'TK_PaymentFailed', now);
+    if (appointmentId !== null) await transitionAppointment(tx, appointmentId, 'TK_PaymentFailed', now, null);
   }
   return released.length;
 }

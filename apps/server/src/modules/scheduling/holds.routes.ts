@@ -26,6 +26,12 @@ export const holdRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
         security,
         body: holdInputSchema,
         response: { 201: holdSchema },
+        errors: {
+          403: ['forbidden'],
+          404: ['not_found'],
+          409: ['slot_taken', 'too_many_holds'],
+          429: ['too_many_requests'],
+        },
       },
     },
     async (request, reply) => reply.status(201).send(await createHold(context, actorOf(request), request.body)),
@@ -41,6 +47,7 @@ export const holdRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
         security,
         params: z.object({ event_id: eventIdParam }),
         response: { 204: z.null().describe('Released') },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request, reply) => {

@@ -12,6 +12,7 @@ import {
   withAvailabilityQuerySchema,
 } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
+import { cachedJson } from '../../lib/cached-json.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import { listAllAvailabilities, listVetBookedTimes, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
 
@@ -19,6 +20,9 @@ import { listAllAvailabilities, listVetBookedTimes, listVetSlots, listVetsWithAv
  * docs/product-rules.md#api Vets and availability: free slots, vets available on a date, every vet's availability
  * (/api/vets).
  */
+/** Built once: a schema built per request costs more than the cached answer it encodes. */
+const freeSlotListSchema = z.array(freeSlotSchema);
+
 export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];
 
@@ -36,7 +40,15 @@ export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
         response: { 200: vetUserIdsSchema },
       },
     },
-    async (request) => listVetsWithAvailability(context, actorOf(request), request.params.date, request.query.tz),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { date } = request.params;
+      const { tz } = request.query;
+      // What a type may see differs (the booking window is the customers'); nothing else of the actor counts.
+      return cachedJson(reply, context, `withavailability:${actor.type}:${date}:${tz ?? ''}`, vetUserIdsSchema, () =>
+        listVetsWithAvailability(context, actor, date, tz),
+      );
+    },
   );
 
   app.get(
@@ -66,10 +78,19 @@ export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
         security,
         params: z.object({ vet_id: idParam }),
         querystring: slotsQuerySchema,
-        response: { 200: z.array(freeSlotSchema) },
+        response: { 200: freeSlotListSchema },
+        errors: { 404: ['not_found'] },
       },
     },
-    async (request) => listVetSlots(context, actorOf(request), request.params.vet_id, request.query),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { vet_id: vetId } = request.params;
+      const { from, to, tz, profile_id: profileId } = request.query;
+      const key = `slots:${actor.type}:${vetId}:${profileId ?? ''}:${from}:${to}:${tz ?? ''}`;
+      return cachedJson(reply, context, key, freeSlotListSchema, () =>
+        listVetSlots(context, actor, vetId, request.query),
+      );
+    },
   );
 
   app.get(
@@ -86,6 +107,7 @@ export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
         params: z.object({ vet_id: idParam }),
         querystring: bookedTimesQuerySchema,
         response: { 200: z.array(bookedTimeSchema) },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => listVetBookedTimes(context, actorOf(request), request.params.vet_id, request.query),

@@ -13,16 +13,21 @@ import {
   zonedWallTimeToInstant,
 } from '@vetcall/shared/scheduling/zoned-time';
 import type { AppContext } from '../../context.ts';
+import { nextMinuteEdge } from '../../lib/cached-json.ts';
+import type { Computed } from '../../lib/versioned-cache.ts';
 import type { Database } from '../../db/client.ts';
 import { availabilityProfiles, calendarEvents, users, vets } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { findProfile, listProfiles, toApiProfile } from '../availability/availability-profiles.ts';
-import { busyRangesOf, busyRangesOfVet, occupiesVet } from './busy-ranges.ts';
+import { busyRangesOf, busyRangesOfVet, firstHoldExpiry, occupiesVet } from './busy-ranges.ts';
 import { canReadSlots, canSeeBookedTimes, canViewAllAvailabilities } from './scheduling.policy.ts';
 import { assertBookableDate } from './booking-window.ts';
+import { freshenBusyTimes } from '../calendar-sync/calendar-sync.service.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
+/** Slots also read the vets' own calendars (modules/calendar-sync). */
+type SlotDeps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets'>;
 type ProfileRow = typeof availabilityProfiles.$inferSelect;
 
 const MINUTE_MS = 60_000;
@@ -31,6 +36,9 @@ const DAY_MS = 86_400_000;
 const MAX_DURATION_MS = 480 * MINUTE_MS;
 /** More than any zone's distance from UTC: a date somewhere on Earth lies within this of that date in UTC. */
 const ZONE_MARGIN_MS = 15 * 60 * MINUTE_MS;
+/** The first and last instants PostgreSQL takes as written (years 0001 to 9999; it has no year 0). */
+const FIRST_STORABLE_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_STORABLE_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A stored profile as the slot engine reads it (stored weekdays are ISO numbers, which it accepts). */
 export function engineProfile(row: ProfileRow): EngineProfile {
@@ -81,11 +89,11 @@ function withinReach(day: number, now: Date): boolean {
  * start falls on the dates from..to as `tz` shows them (default: the profile's zone), labelled in `tz`.
  */
 export async function listVetSlots(
-  deps: Deps,
+  deps: SlotDeps,
   actor: Actor,
   vetId: number,
   query: { from: string; to: string; tz?: string; profile_id?: number },
-): Promise<FreeSlotDto[]> {
+): Promise<Computed<FreeSlotDto[]>> {
   if (!canReadSlots(actor)) throw forbidden();
   assertBookableDate(actor, query.to, deps.clock.now(), 'to');
   const vet = await findActiveVet(deps.db, vetId);
@@ -97,26 +105,32 @@ export async function listVetSlots(
   if (!profile) throw notFound();
 
   const now = deps.clock.now();
+  // Time alone changes the answer: a slot passes, a day ends, a hold lapses (below).
+  const slotPasses = nextMinuteEdge(now);
   const tz = query.tz ?? profile.timezone;
   const fromDay = dateKeyToDayNumber(query.from);
   const toDay = dateKeyToDayNumber(query.to);
   // Dates long past or beyond any horizon have no slots (and stay clear of the calendar's ends).
-  if (!withinReach(toDay, now) && !withinReach(fromDay, now)) return [];
+  if (!withinReach(toDay, now) && !withinReach(fromDay, now)) return { value: [], validUntil: slotPasses };
 
   const windowStart = zonedWallTimeToInstant(query.from, '00:00', tz);
   const windowEnd = zonedWallTimeToInstant(addDaysToDateKey(query.to, 1), '00:00', tz);
-  if (windowEnd <= now) return [];
-  const busy = await busyRangesOfVet(deps.db, vet.userId, now, {
-    from: windowStart,
-    to: new Date(windowEnd.getTime() + profile.durationMinutes * MINUTE_MS),
-  });
+  if (windowEnd <= now) return { value: [], validUntil: slotPasses };
+  const busyWindow = { from: windowStart, to: new Date(windowEnd.getTime() + profile.durationMinutes * MINUTE_MS) };
+  // The vet's own calendar first: busy times older than 2 minutes are read again (briefly waited for).
+  const calendarLapses = await freshenBusyTimes(deps, [vet.userId], busyWindow);
+  const [busy, holdLapses] = await Promise.all([
+    busyRangesOfVet(deps.db, vet.userId, now, busyWindow),
+    firstHoldExpiry(deps.db, [vet.userId], now, busyWindow),
+  ]);
   // Slots of a vet date start on that date, except where a DST gap moves an interval's end past midnight:
   // one vet date before the window covers that.
   const vetFrom = addDaysToDateKey(instantToZonedParts(windowStart, profile.timezone).dateKey, -1);
   const vetTo = instantToZonedParts(new Date(windowEnd.getTime() - 1), profile.timezone).dateKey;
-  return findFreeSlots(engineProfile(profile), { now, busy, from: vetFrom, to: vetTo })
+  const value = findFreeSlots(engineProfile(profile), { now, busy, from: vetFrom, to: vetTo })
     .filter((slot) => slot.start >= windowStart && slot.start < windowEnd)
     .map((slot) => ({ start: slot.start.toISOString(), end: slot.end.toISOString(), ...localLabels(slot.start, tz) }));
+  return { value, validUntil: Math.min(slotPasses, holdLapses, calendarLapses) };
 }
 
 /**
@@ -125,21 +139,23 @@ export async function listVetSlots(
  * of vets: first profiles, then the busy ranges of all of them in the window of that date.
  */
 export async function listVetsWithAvailability(
-  deps: Deps,
+  deps: SlotDeps,
   actor: Actor,
   dateKey: string,
   tz: string | undefined,
-): Promise<number[]> {
+): Promise<Computed<number[]>> {
   if (!canReadSlots(actor)) throw forbidden();
   const now = deps.clock.now();
   assertBookableDate(actor, dateKey, now, 'date');
+  // Time alone changes the answer: a vet's last slot of the date passes, a hold lapses (below).
+  const slotPasses = nextMinuteEdge(now);
   const day = dateKeyToDayNumber(dateKey);
-  if (!withinReach(day, now)) return [];
+  if (!withinReach(day, now)) return { value: [], validUntil: slotPasses };
 
   const candidates = (await activeVetsWithFirstProfile(deps.db)).flatMap((row) =>
     row.profile ? [{ userId: row.userId, profile: row.profile }] : [],
   );
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return { value: [], validUntil: slotPasses };
   const window =
     tz === undefined
       ? { from: new Date(day * DAY_MS - ZONE_MARGIN_MS), to: new Date((day + 1) * DAY_MS + ZONE_MARGIN_MS) }
@@ -147,13 +163,14 @@ export async function listVetsWithAvailability(
           from: zonedWallTimeToInstant(dateKey, '00:00', tz),
           to: zonedWallTimeToInstant(addDaysToDateKey(dateKey, 1), '00:00', tz),
         };
-  const busy = await busyRangesOf(
-    deps.db,
-    candidates.map((candidate) => candidate.userId),
-    now,
-    { from: window.from, to: new Date(window.to.getTime() + MAX_DURATION_MS) },
-  );
-  return candidates
+  const vetUserIds = candidates.map((candidate) => candidate.userId);
+  const busyWindow = { from: window.from, to: new Date(window.to.getTime() + MAX_DURATION_MS) };
+  const calendarLapses = await freshenBusyTimes(deps, vetUserIds, busyWindow);
+  const [busy, holdLapses] = await Promise.all([
+    busyRangesOf(deps.db, vetUserIds, now, busyWindow),
+    firstHoldExpiry(deps.db, vetUserIds, now, busyWindow),
+  ]);
+  const value = candidates
     .filter((candidate) => {
       try {
         return hasFreeSlotOnViewerDate(engineProfile(candidate.profile), dateKey, tz ?? candidate.profile.timezone, {
@@ -168,6 +185,7 @@ export async function listVetsWithAvailability(
     })
     .map((candidate) => candidate.userId)
     .sort((a, b) => a - b);
+  return { value, validUntil: Math.min(slotPasses, holdLapses, calendarLapses) };
 }
 
 /** GET /api/vets/all_availabilities (managers): every active vet and their first profile. */
@@ -202,8 +220,12 @@ export async function listVetBookedTimes(
   // Another vet's calendar is as unknown to a vet as a missing one: ids do not leak.
   if (!vet || !canSeeBookedTimes(actor, vet.userId)) throw notFound();
   const tz = query.tz ?? (await listProfiles(deps.db, vetId))[0]?.timezone ?? 'UTC';
-  const from = zonedWallTimeToInstant(query.from, '00:00', tz);
-  const to = zonedWallTimeToInstant(addDaysToDateKey(query.to, 1), '00:00', tz);
+  // The end is the next midnight ('24:00': the day after 9999-12-31 has no date key), and both are cut to what
+  // PostgreSQL takes: the days at either end of the calendar reach past it, which failed the query (a 500).
+  const fromMs = Math.max(zonedWallTimeToInstant(query.from, '00:00', tz).getTime(), FIRST_STORABLE_MS + 1);
+  const toMs = Math.min(zonedWallTimeToInstant(query.to, '24:00', tz).getTime(), LAST_STORABLE_MS);
+  const from = new Date(fromMs);
+  const to = new Date(toMs);
   const rows = await deps.db
     .select({ kind: calendarEvents.kind, start: calendarEvents.startsAt, end: calendarEvents.endsAt })
     .from(calendarEvents)

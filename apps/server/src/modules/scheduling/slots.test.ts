@@ -411,5 +411,16 @@ describe('scheduling: free slots and vets with availability', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().fields).toStrictEqual({ to: 'invalid_value' });
     });
+
+    // Found by the route fuzz test (src/fuzz): these days reach past the years PostgreSQL takes, a 500.
+    it.each([
+      'from=0001-01-01&to=0001-01-01&tz=UTC',
+      'from=0001-01-01&to=0001-01-01&tz=Asia/Tokyo',
+      'from=9999-12-31&to=9999-12-31',
+    ])('answers the ends of the calendar, ?%s, with what is there', async (query) => {
+      const response = await booked(query, w.headers.manager);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toStrictEqual([]);
+    });
   });
 });

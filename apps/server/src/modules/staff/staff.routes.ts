@@ -19,6 +19,8 @@ import {
   vetSchema,
 } from '@vetcall/shared/schemas/staff';
 import type { AppContext } from '../../context.ts';
+import type { ErrorAnswers } from '../../plugins/openapi-operations.ts';
+import { cachedJson } from '../../lib/cached-json.ts';
 import { actorOf, requireAuth } from '../auth/authentication.ts';
 import {
   changeUserField,
@@ -35,6 +37,10 @@ const userIdResponse = z.object({ user_id: z.number().int() });
 const emailParams = z.object({ email: emailField });
 
 /** docs/product-rules.md#api Users: the manager's user administration and the staff's own data, under /api/users. */
+/** Built once: a schema built per request costs more than the cached answer it encodes. */
+const userRowListSchema = z.array(userRowSchema);
+const publicVetListSchema = z.array(publicVetSchema);
+
 export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {
   const security = [{ bearer: [] }];
   const anyone = requireAuth(context);
@@ -50,14 +56,20 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
           'Users of a type (manager); customers and vets get the public view of active vets only (user_id, vet_id, name, specialty)',
         security,
         params: userTypeParamsSchema,
-        response: { 200: z.union([z.array(userRowSchema), z.array(publicVetSchema)]) },
+        response: { 200: z.union([userRowListSchema, publicVetListSchema]) },
+        errors: { 403: ['forbidden'] },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
-      const rows = await listUsers(context, actor, request.params.type);
-      // Whitelisted explicitly: the public view never carries contact data, whatever the service returned.
-      return actor.type === 'manager' ? rows : z.array(publicVetSchema).parse(rows);
+      const { type } = request.params;
+      // Managers see every field, customers and vets the public view: the list depends on the type alone.
+      // Each view is encoded by its own schema, not the union, which tried every row against both.
+      const view = actor.type === 'manager' ? userRowListSchema : publicVetListSchema;
+      return cachedJson(reply, context, `users:${actor.type}:${type}`, view, async () => ({
+        // Whitelisted explicitly: the public view never carries contact data, whatever the service returned.
+        value: view.parse(await listUsers(context, actor, type)),
+      }));
     },
   );
 
@@ -73,6 +85,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         params: staffTypeParamsSchema,
         body: newStaffBodySchema,
         response: { 201: userIdResponse },
+        errors: { 409: ['email_in_use'] },
       },
     },
     async (request, reply) =>
@@ -89,6 +102,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         security,
         params: userIdParamsSchema,
         response: { 200: z.object({ user_id: z.number().int(), active: z.literal(false) }) },
+        errors: { 403: ['customers_are_view_only'], 404: ['not_found'], 409: ['cannot_remove_self', 'last_manager'] },
       },
     },
     async (request) => removeStaffUser(context, actorOf(request), request.params.user_id),
@@ -99,7 +113,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
     summary: string,
     body: z.ZodObject,
     allowed: readonly ('customer' | 'vet' | 'manager')[],
-    onRequest = managersOnly,
+    { onRequest = managersOnly, errors = {} }: { onRequest?: typeof anyone; errors?: ErrorAnswers } = {},
   ) =>
     app.post(
       `/${path}/:user_id`,
@@ -112,6 +126,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
           params: userIdParamsSchema,
           body,
           response: { 200: userIdResponse },
+          errors: { 404: ['not_found'], ...errors },
         },
       },
       async (request) =>
@@ -129,6 +144,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
     'Change the email of a vet or manager (ends their sessions; a vet loses the calendar link)',
     emailUpdateSchema,
     ['vet', 'manager'],
+    { errors: { 409: ['email_in_use'] } },
   );
   fieldRoute('vetspecialty', 'Change a vet\u2019s specialty', specialtyUpdateSchema, ['vet']);
   fieldRoute('vetphone', 'Change a vet\u2019s phone', phoneUpdateSchema, ['vet']);
@@ -137,14 +153,20 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
     'Change one\u2019s own phone as a customer (managers only view customers)',
     phoneUpdateSchema,
     ['customer'],
-    anyone,
+    { onRequest: anyone, errors: { 403: ['forbidden', 'customers_are_view_only'] } },
   );
 
   app.get(
     '/manager/byemail/:email',
     {
       onRequest: managersOnly,
-      schema: { tags: ['users'], security, params: emailParams, response: { 200: managerSchema } },
+      schema: {
+        tags: ['users'],
+        security,
+        params: emailParams,
+        response: { 200: managerSchema },
+        errors: { 404: ['not_found'] },
+      },
     },
     async (request) => getManagerByEmail(context, actorOf(request), request.params.email),
   );
@@ -160,6 +182,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         params: userIdParamsSchema,
         body: managerProfileSchema,
         response: { 200: profileUpdateResponseSchema },
+        errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['email_in_use'] },
       },
     },
     async (request) => updateManagerProfile(context, actorOf(request), request.params.user_id, request.body),
@@ -175,6 +198,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         security,
         params: emailParams,
         response: { 200: vetSchema },
+        errors: { 404: ['not_found'] },
       },
     },
     async (request) => getVetByEmail(context, actorOf(request), request.params.email),
@@ -192,6 +216,7 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
         params: userIdParamsSchema,
         body: vetProfileSchema,
         response: { 200: profileUpdateResponseSchema },
+        errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['email_in_use'] },
       },
     },
     async (request) => updateVetProfile(context, actorOf(request), request.params.user_id, request.body),

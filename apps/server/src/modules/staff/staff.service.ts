@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { UserType } from '@vetcall/shared/roles';
+import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
+import { loadPasswordStrength } from '@vetcall/shared/password-strength';
 import {
   newManagerSchema,
   newVetSchema,
@@ -10,6 +12,7 @@ import {
 } from '@vetcall/shared/schemas/staff';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import type { AppContext } from '../../context.ts';
+import { changedFields, recordAudit } from '../../db/audit-log.ts';
 import type { Database } from '../../db/client.ts';
 import { appointments, customers, managers, pets, users, vets } from '../../db/schema.ts';
 import { AppError, emailInUse, forbidden, notFound } from '../../errors.ts';
@@ -25,6 +28,7 @@ import {
   canViewVetProfile,
 } from './staff.policy.ts';
 import { isUniqueViolation } from '../../db/sql-state.ts';
+import { decodeCursor, keysetPage, rowsAfter, scheduleCursorOf } from '../../lib/keyset-cursor.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock'>;
 
@@ -109,6 +113,9 @@ export async function listUsers(deps: Deps, actor: Actor, type: UserType): Promi
 /** POST /api/users/{vet|manager}: a manager creates a vet or a manager (docs/product-rules.md#validation New user). */
 export async function createStaffUser(deps: Deps, actor: Actor, type: 'vet' | 'manager', body: unknown) {
   if (!canAdministerUser(actor, type)) throw forbidden();
+  // The body is checked here, not by the route's schema: its password's strength needs the dictionaries, which are
+  // loaded on first use (plugins/password-strength-loading.ts).
+  await loadPasswordStrength();
   const parsed = (type === 'vet' ? newVetSchema : newManagerSchema).safeParse(body);
   if (!parsed.success) {
     throw new AppError('validation_failed', 400, { fields: fieldErrorsFromIssues(parsed.error.issues) });
@@ -130,6 +137,13 @@ export async function createStaffUser(deps: Deps, actor: Actor, type: 'vet' | 'm
           .returning({ id: vets.id });
         await createDefaultProfile(tx, vet!.id);
       } else await tx.insert(managers).values({ userId: user!.id });
+      await recordAudit(tx, {
+        actor,
+        action: 'account.created',
+        subject: { type: 'user', id: user!.id },
+        details: { type },
+        at: deps.clock.now(),
+      });
       return { user_id: user!.id };
     });
   } catch (error) {
@@ -161,6 +175,13 @@ export async function removeStaffUser(deps: Deps, actor: Actor, userId: number) 
     }
     await tx.update(users).set({ active: false, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
     await revokeAllSessions({ db: tx, clock: deps.clock }, userId);
+    await recordAudit(tx, {
+      actor,
+      action: 'account.deactivated',
+      subject: { type: 'user', id: userId },
+      details: { type: target.type },
+      at: deps.clock.now(),
+    });
     return { user_id: userId, active: false as const };
   });
 }
@@ -185,19 +206,26 @@ export async function changeUserField(
     throw target.type === 'customer' ? new AppError('customers_are_view_only', 403) : forbidden();
   }
   const now = deps.clock.now();
-  if ('email' in change) {
-    const email = change.email;
-    await inTransaction(deps, (tx) =>
-      applyEmailChange(deps, tx, { userId: target.id, type: target.type, current: target.email, next: email }),
-    );
-  } else if ('specialty' in change) {
-    await deps.db.update(vets).set({ specialty: change.specialty }).where(eq(vets.userId, userId));
-  } else {
-    await deps.db
-      .update(users)
-      .set({ ...change, updatedAt: now })
-      .where(eq(users.id, userId));
-  }
+  await inTransaction(deps, async (tx) => {
+    if ('email' in change) {
+      const email = change.email;
+      await applyEmailChange(deps, tx, { userId: target.id, type: target.type, current: target.email, next: email });
+    } else if ('specialty' in change) {
+      await tx.update(vets).set({ specialty: change.specialty }).where(eq(vets.userId, userId));
+    } else {
+      await tx
+        .update(users)
+        .set({ ...change, updatedAt: now })
+        .where(eq(users.id, userId));
+    }
+    await recordAudit(tx, {
+      actor,
+      action: 'account.updated',
+      subject: { type: 'user', id: userId },
+      details: { fields: Object.keys(change) },
+      at: now,
+    });
+  });
   return { user_id: userId };
 }
 
@@ -287,6 +315,24 @@ export async function updateVetProfile(
       .set({ name: input.name, phone: input.phone, updatedAt: deps.clock.now() })
       .where(eq(users.id, userId));
     await tx.update(vets).set({ specialty: input.specialty, discount: input.discount }).where(eq(vets.userId, userId));
+    await recordAudit(tx, {
+      actor,
+      action: 'account.updated',
+      subject: { type: 'user', id: userId },
+      details: {
+        fields: changedFields(
+          { ...row.user, specialty: row.vet.specialty, discount: row.vet.discount },
+          {
+            name: input.name,
+            email: input.email,
+            phone: input.phone,
+            specialty: input.specialty,
+            discount: input.discount,
+          },
+        ),
+      },
+      at: deps.clock.now(),
+    });
     return changed;
   });
   return { user_id: userId, email_changed: emailChanged };
@@ -321,18 +367,27 @@ export async function updateManagerProfile(
       next: input.email,
     });
     await tx.update(users).set({ name: input.name, updatedAt: deps.clock.now() }).where(eq(users.id, userId));
+    await recordAudit(tx, {
+      actor,
+      action: 'account.updated',
+      subject: { type: 'user', id: userId },
+      details: { fields: changedFields(target, { name: input.name, email: input.email }) },
+      at: deps.clock.now(),
+    });
     return changed;
   });
   return { user_id: userId, email_changed: emailChanged };
 }
 
 /** GET /api/vets/record/{vet_id}/{language}: a vet's appointments, for that vet and managers. */
-export async function getVetRecord(deps: Deps, actor: Actor, vetId: number) {
+export async function getVetRecord(deps: Deps, actor: Actor, vetId: number, request: { cursor?: string } = {}) {
   const row = await findVet(deps.db, { vetId });
   if (!row || !canViewVetProfile(actor, row.user.id)) throw notFound();
-  const history = await deps.db
+  const cursor = request.cursor ? decodeCursor(request.cursor) : undefined;
+  // One keyset page, newest first, read backwards through appointments_vet_idx (vet, schedule, id).
+  const rows = await deps.db
     .select({
-      appointment_id: appointments.id,
+      id: appointments.id,
       hash: appointments.hash,
       schedule: appointments.schedule,
       customer_name: users.name,
@@ -344,15 +399,23 @@ export async function getVetRecord(deps: Deps, actor: Actor, vetId: number) {
     .from(appointments)
     .innerJoin(users, eq(users.id, appointments.customerUserId))
     .innerJoin(pets, eq(pets.id, appointments.petId))
-    .where(eq(appointments.vetUserId, row.user.id))
-    .orderBy(desc(appointments.schedule))
-    .limit(500);
+    .where(
+      and(
+        eq(appointments.vetUserId, row.user.id),
+        cursor ? rowsAfter(appointments.schedule, appointments.id, cursor, 'desc') : undefined,
+      ),
+    )
+    .orderBy(desc(appointments.schedule), desc(appointments.id))
+    .limit(APPOINTMENT_PAGE_SIZE + 1);
+  const page = keysetPage(rows, APPOINTMENT_PAGE_SIZE, scheduleCursorOf);
   return {
     vet: { user_id: row.user.id, vet_id: row.vet.id, name: row.user.name, specialty: row.vet.specialty },
-    appointments: history.map((entry) => ({
+    appointments: page.rows.map(({ id, ...entry }) => ({
+      appointment_id: id,
       ...entry,
       schedule: entry.schedule.toISOString(),
       status_date: entry.status_date.toISOString(),
     })),
+    next_cursor: page.nextCursor,
   };
 }

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import en from '@vetcall/shared/i18n/en.json' with { type: 'json' };
 import pt from '@vetcall/shared/i18n/pt.json' with { type: 'json' };
@@ -69,5 +70,34 @@ describe('GET /api/translations/{lang}', () => {
     const response = await t.app.inject({ method: 'GET', url: `/api/translations/${lang}` });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'not_found', message: expect.any(String) });
+  });
+});
+
+describe('catalogs over the wire', () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await buildTestApp();
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it('go gzip-compressed to a browser that takes gzip, and plain to one that does not', async () => {
+    const url = '/api/translations/pt';
+    const gzipped = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('accept-encoding');
+    expect(gzipped.rawPayload.length).toBeLessThan(JSON.stringify(pt).length / 2);
+    expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString('utf8'))).toEqual(pt);
+
+    for (const refusing of [undefined, 'identity', 'br', 'gzip;q=0', '*;q=0']) {
+      const plain = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: refusing ? { 'accept-encoding': refusing } : {},
+      });
+      expect(plain.headers['content-encoding'], refusing).toBeUndefined();
+      expect(plain.json(), refusing).toEqual(pt);
+    }
   });
 });

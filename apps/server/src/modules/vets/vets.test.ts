@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { APPOINTMENT_PAGE_SIZE } from '@vetcall/shared/schemas/appointment';
 import { buildAppointment, buildCustomer, buildManager, buildPet, buildVet } from '../../demo-data/factories.ts';
 import { users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
@@ -103,6 +104,7 @@ describe('GET /api/vets/record/{vet_id}/{language}', () => {
         status_date: '2026-03-01T10:45:00.000Z',
       },
     ],
+    next_cursor: null,
   });
 
   it.each([
@@ -156,6 +158,7 @@ describe('GET /api/vets/record/{vet_id}/{language}', () => {
     expect(response.json()).toStrictEqual({
       vet: { user_id: fresh.user.id, vet_id: fresh.vet.id, name: 'Nova', specialty: 'Cardiology' },
       appointments: [],
+      next_cursor: null,
     });
   });
 
@@ -172,6 +175,68 @@ describe('GET /api/vets/record/{vet_id}/{language}', () => {
     const response = await get(url, w.headers.manager);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: 'validation_failed', message: expect.any(String), fields });
+  });
+
+  interface RecordPage {
+    appointments: { appointment_id: number; schedule: string }[];
+    next_cursor: string | null;
+  }
+
+  /** `count` more of Rui's appointments (Ana's Bobi), two per hour from 2025-01-01, so schedules tie in pairs. */
+  const bulkRecord = (count: number) =>
+    t.db.execute(sql`
+      insert into appointments (hash, customer_user_id, pet_id, vet_user_id, description, schedule, status)
+      select 'bulk-' || g, ${w.customer.user.id}::integer, ${w.bobi.id}::integer, ${w.vet.user.id}::integer, 'Bulk',
+             '2025-01-01T08:00:00Z'::timestamptz + (g / 2) * interval '1 hour', 'TK_Completed'
+      from generate_series(1, ${count}::integer) g`);
+
+  it('pages the history newest first with next_cursor, ties by id, without gaps or repeats', async () => {
+    await bulkRecord(APPOINTMENT_PAGE_SIZE + 30);
+    for (const role of ['vet', 'manager'] as const) {
+      const seen: RecordPage['appointments'] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const response = await get(
+          `/api/vets/record/${w.vet.vet.id}/en${cursor ? `?cursor=${cursor}` : ''}`,
+          w.headers[role],
+        );
+        expect(response.statusCode, response.body).toBe(200);
+        const page = response.json<RecordPage>();
+        expect(page.appointments.length).toBeLessThanOrEqual(APPOINTMENT_PAGE_SIZE);
+        seen.push(...page.appointments);
+        cursor = page.next_cursor;
+        pages += 1;
+      } while (cursor);
+      expect(pages).toBe(2);
+      expect(seen).toHaveLength(APPOINTMENT_PAGE_SIZE + 32);
+      expect(seen.slice(0, 2).map((entry) => entry.appointment_id)).toEqual([w.newer.id, w.older.id]);
+      expect(new Set(seen.map((entry) => entry.appointment_id)).size).toBe(seen.length);
+      const order = seen.map((entry) => [entry.schedule, entry.appointment_id] as const);
+      const newestFirst = [...order].sort((a, b) => (a[0] === b[0] ? b[1] - a[1] : a[0] < b[0] ? 1 : -1));
+      expect(order).toEqual(newestFirst);
+    }
+  });
+
+  it('ends with next_cursor null at a full last page', async () => {
+    await bulkRecord(APPOINTMENT_PAGE_SIZE - 2);
+    const page = (await get(`/api/vets/record/${w.vet.vet.id}/en`, w.headers.vet)).json<RecordPage>();
+    expect([page.appointments.length, page.next_cursor]).toEqual([APPOINTMENT_PAGE_SIZE, null]);
+  });
+
+  it('refuses a forged cursor with 400 cursor invalid_format; others are refused as before', async () => {
+    const forged = await get(`/api/vets/record/${w.vet.vet.id}/en?cursor=bm9wZQ`, w.headers.vet);
+    expect([forged.statusCode, forged.json().fields]).toEqual([400, { cursor: 'invalid_format' }]);
+    await bulkRecord(APPOINTMENT_PAGE_SIZE);
+    const first = (await get(`/api/vets/record/${w.vet.vet.id}/en`, w.headers.vet)).json<RecordPage>();
+    const query = `?cursor=${first.next_cursor}`;
+    for (const [role, status] of [
+      ['otherVet', 404],
+      ['customer', 403],
+      ['anonymous', 401],
+    ] as const) {
+      expect((await get(`/api/vets/record/${w.vet.vet.id}/en${query}`, w.headers[role])).statusCode).toBe(status);
+    }
   });
 
   it('keeps a removed vet’s record, with the names, for managers', async () => {

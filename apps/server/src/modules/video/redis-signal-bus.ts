@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { packageOnFirstUse } from '../../lib/package-on-first-use.ts';
 import type { Party } from '@vetcall/shared/schemas/video';
 import {
   type ClaimResult,
@@ -72,10 +73,14 @@ const holderOf = (json: string): SeatHolder | null => {
   return { connectionId: seat.connectionId, party: seat.party, name: seat.name };
 };
 
+/** Loaded only with REDIS_URL. */
+const ioredis = packageOnFirstUse<{ Redis: typeof Redis }>('ioredis');
+
 export function createRedisSignalBus(options: RedisSignalBusOptions): SignalBus {
   const redisOptions = { maxRetriesPerRequest: 3, connectTimeout: 5000 };
-  const commands = new Redis(options.url, { ...redisOptions, connectionName: 'vetcall-signal' });
-  const subscriber = new Redis(options.url, { ...redisOptions, connectionName: 'vetcall-signal-sub' });
+  const { Redis: RedisClient } = ioredis();
+  const commands = new RedisClient(options.url, { ...redisOptions, connectionName: 'vetcall-signal' });
+  const subscriber = new RedisClient(options.url, { ...redisOptions, connectionName: 'vetcall-signal-sub' });
 
   // A Redis outage repeats the same error at every reconnect attempt: log each distinct one once a minute.
   const lastLogged = new Map<string, number>();

@@ -18,6 +18,7 @@ export const roomAccessRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = 
           'Whose PIN this is and which room it opens (30 min before to 1 h after the start); 409 outside that window',
         params: pinParamsSchema,
         response: { 200: pinLookupSchema, 409: roomWindowErrorSchema },
+        errors: { 404: ['pin_not_found'], 429: ['too_many_requests'] },
       },
     },
     async (request, reply) => {

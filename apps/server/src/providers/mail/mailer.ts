@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailAttachment {
   filename: string;
@@ -25,17 +26,30 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
+/**
+ * nodemailer's transport, made on the first message: loading nodemailer is a tenth of a second of every start, and
+ * a server may send nothing for a long while.
+ */
+function lazyTransport(options: Parameters<typeof nodemailer.createTransport>[0]) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () =>
+      (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    close: async () => {
+      if (transport) (await transport).close();
+    },
+  };
+}
+
 /** Delivers through an SMTP server (SMTP_URL). */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  const transport = lazyTransport(smtpUrl);
   return {
     kind: 'smtp',
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await (await transport.get()).sendMail({ from, ...message });
     },
-    async close() {
-      transport.close();
-    },
+    close: transport.close,
   };
 }
 
@@ -44,18 +58,16 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
  * trying the app reads them at /dev/mail and follows reset and confirmation links from there.
  */
 export function createOutboxMailer(directory: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       await mkdir(directory, { recursive: true });
       // A sortable, unguessable name: time first so the viewer lists newest first.
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
       await writeFile(path.join(directory, name), info.message as Buffer);
     },
-    async close() {
-      transport.close();
-    },
+    close: transport.close,
   };
 }

@@ -1,6 +1,9 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../../config.ts';
+import { packageOnFirstUse } from '../../lib/package-on-first-use.ts';
 
+/** Most deployments use the built-in provider: the SDK is loaded by the first call to Stripe. */
+const stripeSdk = packageOnFirstUse<typeof Stripe>('stripe');
 /**
  * VetCall's use of Stripe, over the official SDK: Checkout Session create/retrieve/list by payment,
  * refunds, and webhook signature verification. Stripe's errors come out as two of ours: StripeUnavailable
@@ -128,8 +131,9 @@ function checkoutSessionOf(session: Stripe.Checkout.Session): StripeCheckoutSess
 
 /** Stripe's errors as ours: an outage or a refusal. */
 function translateError(error: unknown, timeoutMs: number): Error {
-  if (!(error instanceof Stripe.errors.StripeError)) return error instanceof Error ? error : new Error(String(error));
-  if (error instanceof Stripe.errors.StripeConnectionError) {
+  if (!(error instanceof stripeSdk().errors.StripeError))
+    return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof stripeSdk().errors.StripeConnectionError) {
     const timedOut = (error.detail as { code?: unknown } | undefined)?.code === 'ETIMEDOUT';
     return new StripeUnavailable(timedOut ? `no answer within ${timeoutMs} ms` : 'unreachable', { cause: error });
   }
@@ -144,7 +148,7 @@ function translateError(error: unknown, timeoutMs: number): Error {
 
 export function createStripeClient(settings: StripeSettings): StripeClient {
   const timeoutMs = settings.timeoutMs ?? STRIPE_TIMEOUT_MS;
-  const stripe = new Stripe(settings.secretKey, {
+  const stripe = new (stripeSdk())(settings.secretKey, {
     apiVersion: STRIPE_API_VERSION,
     maxNetworkRetries: settings.maxNetworkRetries ?? STRIPE_MAX_NETWORK_RETRIES,
     timeout: timeoutMs,
@@ -229,10 +233,17 @@ export function constructStripeEvent(
   const timestamps = [...header.matchAll(/(?:^|,)t=([^,]*)/g)].map((match) => Number(match[1]));
   if (timestamps.some((timestamp) => timestamp - nowSeconds > toleranceSeconds)) return { verified: false };
   try {
-    const event = Stripe.webhooks.constructEvent(rawBody, header, secret, toleranceSeconds, undefined, now.getTime());
+    const event = stripeSdk().webhooks.constructEvent(
+      rawBody,
+      header,
+      secret,
+      toleranceSeconds,
+      undefined,
+      now.getTime(),
+    );
     return { verified: true, event };
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { verified: false };
+    if (error instanceof stripeSdk().errors.StripeSignatureVerificationError) return { verified: false };
     throw error;
   }
 }

@@ -6,6 +6,8 @@ import { type FakeHttpServer, hang, sendJson, sendText, startFakeHttpServer } fr
 import { createPostalCodeLookup, FOUND_TTL_MS, NOT_FOUND_TTL_MS } from './postal-code-service.ts';
 
 const HOUR = 60 * 60 * 1000;
+/** Time a fake provider on loopback has to answer: ample beside a busy test worker; only a hanging one waits it out. */
+const ANSWER_WITHIN_MS = 2000;
 
 /** Each fake answers like its provider: known codes in the real format, anything else with its not-found answer. */
 function geoApiPt(request: IncomingMessage, response: ServerResponse) {
@@ -84,7 +86,7 @@ describe('createPostalCodeLookup', () => {
   }
 
   it('finds a code in each country through its provider', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     await expect(postal.lookup('PT', '1000-001')).resolves.toEqual({
       status: 'found',
       value: { country: 'PT', postal_code: '1000-001', city: 'Lisboa', state: 'Lisboa', address: 'Rua dos Açores' },
@@ -100,7 +102,7 @@ describe('createPostalCodeLookup', () => {
   });
 
   it('normalizes: BR 8 digits and PT 7 digits get their dash, spaces and lower-case country are accepted', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     const brazil = await postal.lookup('BR', '01001000');
     expect(brazil.status === 'found' && brazil.value.postal_code).toBe('01001-000');
     expect(br.requests.map((r) => r.url)).toEqual(['/ws/01001000/json/']);
@@ -126,13 +128,13 @@ describe('createPostalCodeLookup', () => {
     ['ES', '28001'],
     ['', '1000-001'],
   ])('answers invalid for %s %s without calling any provider', async (country, code) => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     await expect(postal.lookup(country, code)).resolves.toEqual({ status: 'invalid' });
     expect([...pt.requests, ...us.requests, ...br.requests]).toHaveLength(0);
   });
 
   it('serves a found code from the cache for 7 days, then asks again', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     await postal.lookup('US', '90210');
     clock.advance(FOUND_TTL_MS - 1000);
     us.handle = (_request, response) => sendText(response, 500, 'down'); // the cache must not need it
@@ -147,7 +149,7 @@ describe('createPostalCodeLookup', () => {
   });
 
   it('caches a not-found answer for an hour', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     await expect(postal.lookup('PT', '9999-999')).resolves.toEqual({
       status: 'not_found',
       country: 'PT',
@@ -164,7 +166,7 @@ describe('createPostalCodeLookup', () => {
   });
 
   it('caches the not-found answers of ViaCEP ({"erro": "true"}) and Zippopotam.us (404 {})', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     for (let i = 0; i < 3; i++) {
       await expect(postal.lookup('BR', '99999-999')).resolves.toMatchObject({ status: 'not_found' });
       await expect(postal.lookup('US', '00000')).resolves.toMatchObject({ status: 'not_found' });
@@ -174,7 +176,7 @@ describe('createPostalCodeLookup', () => {
   });
 
   it('does not cache an unavailable provider: the next lookup asks again and can succeed', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     br.handle = (_request, response) => sendText(response, 503, 'Service Unavailable');
     const first = await postal.lookup('BR', '01001-000');
     expect(first.status).toBe('unavailable');
@@ -202,7 +204,7 @@ describe('createPostalCodeLookup', () => {
     const postal = createPostalCodeLookup(
       config({ portugalProvider: 'ctt', portugalUrl: cttServer.baseUrl, cttApiKey: 'the-key' }),
       clock,
-      { timeoutMs: 300 },
+      { timeoutMs: ANSWER_WITHIN_MS },
     );
     await expect(postal.lookup('PT', '4000-001')).resolves.toEqual({
       status: 'found',
@@ -223,7 +225,7 @@ describe('createPostalCodeLookup', () => {
     const postal = createPostalCodeLookup(
       config({ portugalProvider: 'ctt', portugalUrl: cttServer.baseUrl, cttApiKey: undefined }),
       clock,
-      { timeoutMs: 300 },
+      { timeoutMs: ANSWER_WITHIN_MS },
     );
     await expect(postal.lookup('PT', '4000-001')).resolves.toMatchObject({ status: 'unavailable' });
     expect(cttServer.requests).toHaveLength(0);
@@ -231,7 +233,7 @@ describe('createPostalCodeLookup', () => {
   });
 
   it('keeps at most maxEntries answers, dropping the oldest', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 300, maxEntries: 2 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS, maxEntries: 2 });
     await postal.lookup('US', '90210');
     await postal.lookup('US', '00001');
     await postal.lookup('US', '00002'); // evicts 90210
@@ -243,7 +245,7 @@ describe('createPostalCodeLookup', () => {
   });
 
   it('makes one provider call for concurrent lookups of the same code', async () => {
-    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: 500 });
+    const postal = createPostalCodeLookup(config(), clock, { timeoutMs: ANSWER_WITHIN_MS });
     us.handle = (request, response) => setTimeout(() => zippopotamus(request, response), 50);
     const results = await Promise.all([1, 2, 3, 4].map(() => postal.lookup('US', '90210')));
     expect(results.every((result) => result.status === 'found')).toBe(true);

@@ -16,6 +16,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { HOME_ROUTE_BY_TYPE } from '@vetcall/shared/roles';
 import { Logo } from '../../components/ui/logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/ui/skip-link';
 import { useSession } from '../../lib/auth-store';
 import { currentLocale } from '../../lib/i18n';
 import { useLogout } from '../../features/auth/use-logout';
@@ -48,11 +49,12 @@ export function AuthenticatedLayout({ heading, children }: { heading: string; ch
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <SkipLink />
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('nav.open_menu')} />
-            <UnstyledButton component={Link} to={home} aria-label={t('nav.start')}>
+            <UnstyledButton component={Link} to={home}>
               <Group gap={8} wrap="nowrap">
                 <Logo size={30} />
                 <Text fw={700}>{t('app.name')}</Text>
@@ -106,7 +108,7 @@ export function AuthenticatedLayout({ heading, children }: { heading: string; ch
         </ScrollArea>
       </AppShell.Navbar>
 
-      <AppShell.Main id="main">
+      <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1}>
         <Title order={1} size="h2" mb="md">
           {heading}
         </Title>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Center, Container, Group, Paper, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '../../components/ui/logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/ui/skip-link';
 
 /** A centred card for the screens used before or without logging in. */
 export function PublicLayout({
@@ -16,8 +17,9 @@ export function PublicLayout({
   const { t } = useTranslation();
   return (
     <Box mih="100vh" bg="var(--mantine-color-gray-0)" py="xl">
+      <SkipLink />
       <Container size={width} px="md">
-        <Center mb="lg">
+        <Center component="header" mb="lg">
           <Group gap="xs">
             <Logo size={36} />
             <div>
@@ -30,7 +32,7 @@ export function PublicLayout({
             </div>
           </Group>
         </Center>
-        <Paper component="main" id="main" withBorder shadow="sm" p="xl" radius="md">
+        <Paper component="main" id={MAIN_CONTENT_ID} tabIndex={-1} withBorder shadow="sm" p="xl" radius="md">
           <Title order={1} size="h2" mb="md">
             {heading}
           </Title>

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Grid, Group, Stack, Table, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Grid, Group, Stack, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
@@ -68,55 +68,51 @@ export function AccessCodesPanel() {
           {(items) => (
             <DataTable
               label={t('access_codes.table_label')}
+              rows={items}
+              rowKey={(code) => code.access_code_id}
               columns={[
-                t('access_codes.valid_from'),
-                t('access_codes.valid_to'),
-                t('access_codes.code'),
-                t('access_codes.included'),
-                t('access_codes.status'),
-                t('access_codes.operations'),
+                { header: t('access_codes.valid_from'), cell: (code) => formatDateKey(code.valid_from, locale) },
+                { header: t('access_codes.valid_to'), cell: (code) => formatDateKey(code.valid_to, locale) },
+                { header: t('access_codes.code'), cell: (code) => code.code, td: { fw: 600, ff: 'monospace' } },
+                {
+                  header: t('access_codes.included'),
+                  cell: (code) => (code.included ? t('access_codes.included_free') : t('access_codes.included_normal')),
+                },
+                {
+                  header: t('access_codes.status'),
+                  cell: (code) => {
+                    const status = statusOf(code, today);
+                    return (
+                      <Badge color={STATUS_COLOR[status]} variant="dot">
+                        {t(`access_codes.status_${status}`)}
+                      </Badge>
+                    );
+                  },
+                },
               ]}
+              actions={{
+                header: t('access_codes.operations'),
+                cell: (code) => (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color={code.disabled ? 'teal' : 'red'}
+                    onClick={() => void toggle(code)}
+                    loading={busyId === code.access_code_id}
+                    disabled={busyId !== undefined && busyId !== code.access_code_id}
+                    aria-label={t(code.disabled ? 'access_codes.enable_named' : 'access_codes.disable_named', {
+                      code: code.code,
+                    })}
+                  >
+                    {code.disabled ? t('access_codes.enable') : t('access_codes.disable')}
+                  </Button>
+                ),
+              }}
               minWidth={640}
               maxHeight={TABLE_MAX_HEIGHT}
               highlightOnHover
               stickyHeader
-            >
-              {items.map((code) => {
-                const status = statusOf(code, today);
-                return (
-                  <Table.Tr key={code.access_code_id}>
-                    <Table.Td>{formatDateKey(code.valid_from, locale)}</Table.Td>
-                    <Table.Td>{formatDateKey(code.valid_to, locale)}</Table.Td>
-                    <Table.Td fw={600} ff="monospace">
-                      {code.code}
-                    </Table.Td>
-                    <Table.Td>
-                      {code.included ? t('access_codes.included_free') : t('access_codes.included_normal')}
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={STATUS_COLOR[status]} variant="dot">
-                        {t(`access_codes.status_${status}`)}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color={code.disabled ? 'teal' : 'red'}
-                        onClick={() => void toggle(code)}
-                        loading={busyId === code.access_code_id}
-                        disabled={busyId !== undefined && busyId !== code.access_code_id}
-                        aria-label={t(code.disabled ? 'access_codes.enable_named' : 'access_codes.disable_named', {
-                          code: code.code,
-                        })}
-                      >
-                        {code.disabled ? t('access_codes.enable') : t('access_codes.disable')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </DataTable>
+            />
           )}
         </QueryContent>
       </SectionPanel>

@@ -1,47 +1,92 @@
-import { Anchor, Button, Divider, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { type ChangeEvent, Suspense, lazy, useState } from 'react';
+import { Anchor, Button, Divider, Group, Stack, Text, TextInput } from '@mantine/core';
+import type { FormErrors } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { HOME_ROUTE_BY_TYPE } from '@vetcall/shared/roles';
-import { type LoginInput, loginInputSchema } from '@vetcall/shared/schemas/auth';
+import type { LoginInput } from '@vetcall/shared/schemas/auth';
 import { PasswordField } from '../../components/ui/password-field';
 import { PublicLayout } from '../../app/layouts/public-layout';
 import { ApiError } from '../../lib/api-client';
 import { authStore } from '../../lib/auth-store';
 import { clientConfig } from '../../lib/client-config';
-import { apiErrorMessage } from '../../lib/form-errors';
+import { apiErrorMessage, translateFieldError } from '../../lib/form-errors';
 import { notifyError } from '../../lib/notify';
-import { useFieldProps } from '../../lib/use-field-props';
 import { loginRequest } from './api/login';
 import { LanguageSelect } from './components/language-select';
+
+/**
+ * The form's check is the shared zod schema, read as the app's other forms read theirs (@mantine/form's
+ * schemaResolver), but fetched when the form is first used rather than with the page (issue 16: zod and
+ * @mantine/form are 30 KB gzip of the login route's budget). A blur comes after a focus, which starts the
+ * fetch; a submit waits for it.
+ */
+let loginCheck: ((values: LoginInput) => FormErrors) | undefined;
+function loadLoginCheck(): Promise<void> {
+  return Promise.all([import('@vetcall/shared/schemas/auth'), import('@mantine/form')]).then(
+    ([{ loginInputSchema }, { schemaResolver }]) => {
+      loginCheck ??= schemaResolver(loginInputSchema, { sync: true });
+    },
+  );
+}
+
+/**
+ * The two fields' values and errors, as @mantine/form keeps them in the app's other forms: a field's error
+ * shows when it is left and on submit, and goes when it is typed in.
+ */
+function useLoginForm() {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<LoginInput>({ email: '', password: '' });
+  const [errors, setErrors] = useState<FormErrors>({});
+  const field = (name: keyof LoginInput) => ({
+    value: values[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [name]: value }));
+      setErrors((current) => ({ ...current, [name]: undefined }));
+    },
+    onBlur: () => setErrors((current) => ({ ...current, [name]: loginCheck?.(values)[name] })),
+    error: translateFieldError(t, errors[name]),
+  });
+  /** Shows every field's error; true when there is none. */
+  const validate = () => {
+    const found = loginCheck?.(values) ?? {};
+    setErrors(found);
+    return Object.values(found).every((error) => !error);
+  };
+  return { values, field, validate };
+}
+
+const AboutDialog = lazy(async () => ({ default: (await import('./components/about-dialog')).AboutDialog }));
 
 /** docs/product-rules.md#login-and-account Login: also the home of the product. */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [aboutOpened, about] = useDisclosure(false);
-  const form = useForm<LoginInput>({
-    initialValues: { email: '', password: '' },
-    validate: schemaResolver(loginInputSchema, { sync: true }),
-    validateInputOnBlur: true,
-  });
-  const field = useFieldProps(form);
+  // Mounted from the first opening on, so its closing transition still plays.
+  const [aboutWanted, setAboutWanted] = useState(false);
+  const form = useLoginForm();
+  const field = form.field;
+  // A plain request, not TanStack Query's useMutation: the login route loads no TanStack Query (issue 16).
+  const [pending, setPending] = useState(false);
 
-  const login = useMutation({
-    mutationFn: loginRequest,
-    onSuccess: async ({ token, user }) => {
+  async function logIn(values: LoginInput) {
+    setPending(true);
+    try {
+      const { token, user } = await loginRequest(values);
       authStore.setSession(token, user);
       // docs/product-rules.md#login-and-account: after login the user goes to the route of their access type. The
       // guard's redirect query can only ever name one of those routes, so it needs no separate handling.
       await navigate(HOME_ROUTE_BY_TYPE[user.type]);
-    },
-    onError: (error) => {
+    } catch (error) {
       const key = error instanceof ApiError && error.status === 401 ? 'errors.invalid_login_attempt' : undefined;
       notifyError(key ? t(key) : apiErrorMessage(t, error));
-    },
-  });
+    } finally {
+      setPending(false);
+    }
+  }
 
   const config = clientConfig();
   return (
@@ -49,11 +94,20 @@ export function LoginPage() {
       <Text c="dimmed" size="sm" mb="lg">
         {t('login.subtitle')}
       </Text>
-      <form onSubmit={form.onSubmit((values) => login.mutate(values))} noValidate>
+      <form
+        onFocus={() => void loadLoginCheck()}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void loadLoginCheck().then(() => {
+            if (form.validate()) void logIn(form.values);
+          });
+        }}
+        noValidate
+      >
         <Stack>
           <TextInput label={t('login.email')} type="email" autoComplete="username" required {...field('email')} />
           <PasswordField label={t('login.password')} autoComplete="current-password" required {...field('password')} />
-          <Button type="submit" loading={login.isPending} fullWidth>
+          <Button type="submit" loading={pending} fullWidth>
             {t('login.submit')}
           </Button>
         </Stack>
@@ -69,7 +123,15 @@ export function LoginPage() {
       <Divider my="lg" />
       <Group justify="space-between" align="flex-end">
         <Group gap="md">
-          <Anchor component="button" type="button" size="sm" onClick={about.open}>
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            onClick={() => {
+              setAboutWanted(true);
+              about.open();
+            }}
+          >
             {t('login.about')}
           </Anchor>
           <Anchor href={config.website_url} size="sm">
@@ -78,14 +140,11 @@ export function LoginPage() {
         </Group>
         {config.environment !== 'production' && <LanguageSelect />}
       </Group>
-      <Modal
-        opened={aboutOpened}
-        onClose={about.close}
-        title={t('login.about_title')}
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-      >
-        <Text>{t('login.about_text')}</Text>
-      </Modal>
+      {aboutWanted && (
+        <Suspense fallback={null}>
+          <AboutDialog opened={aboutOpened} onClose={about.close} />
+        </Suspense>
+      )}
     </PublicLayout>
   );
 }

@@ -4,9 +4,11 @@ import { useMutation } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { newPasswordFormSchema } from '@vetcall/shared/schemas/auth';
+import { NewPasswordField } from '../../components/ui/new-password-field';
 import { PasswordField } from '../../components/ui/password-field';
 import { PublicLayout } from '../../app/layouts/public-layout';
 import { ApiError } from '../../lib/api-client';
+import { apiErrorMessage, translateFieldError } from '../../lib/form-errors';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useFieldProps } from '../../lib/use-field-props';
 import { updatePassword } from './api/password-reset';
@@ -32,8 +34,14 @@ export function NewPasswordPage() {
       await navigate('/');
     },
     onError: (error) => {
+      // The server also refuses a password made of the account's own email or name, which this form cannot know.
+      if (error instanceof ApiError && error.fields.password) {
+        form.setErrors(error.fields);
+        notifyError(translateFieldError(t, error.fields.password)!);
+        return;
+      }
       const tooMany = error instanceof ApiError && error.status === 429;
-      notifyError(t(tooMany ? 'errors.too_many_requests' : 'new_password.error'));
+      notifyError(tooMany ? apiErrorMessage(t, error) : t('new_password.error'));
     },
   });
 
@@ -59,16 +67,12 @@ export function NewPasswordPage() {
               (values) => update.mutate(values.password),
               (errors) => {
                 if (errors.confirmation === 'passwords_mismatch') notifyError(t('new_password.passwords_mismatch'));
+                else if (errors.password === 'weak_password') notifyError(t('validation.weak_password'));
               },
             )}
           >
             <Stack>
-              <PasswordField
-                label={t('new_password.password')}
-                autoComplete="new-password"
-                required
-                {...field('password')}
-              />
+              <NewPasswordField label={t('new_password.password')} required {...field('password')} />
               <PasswordField
                 label={t('new_password.confirmation')}
                 autoComplete="new-password"

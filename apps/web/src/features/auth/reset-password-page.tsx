@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type PasswordResetRequest, resetPasswordFormSchema } from '@vetcall/shared/schemas/auth';
 import { PublicLayout } from '../../app/layouts/public-layout';
 import { ApiError } from '../../lib/api-client';
+import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useFieldProps } from '../../lib/use-field-props';
@@ -29,7 +30,7 @@ export function ResetPasswordPage() {
     },
     onError: (error) => {
       const tooMany = error instanceof ApiError && error.status === 429;
-      notifyError(t(tooMany ? 'errors.too_many_requests' : 'reset_password.error_sending'));
+      notifyError(tooMany ? apiErrorMessage(t, error) : t('reset_password.error_sending'));
     },
   });
 

@@ -202,13 +202,23 @@ function DayCell(props: {
       data-outside={outside || undefined}
       data-selected={selected || undefined}
       aria-pressed={selected}
-      aria-label={label}
       onClick={props.onSelect}
     >
-      <span className={classes.dayNumber}>{Number(date.slice(8))}</span>
-      {!outside && freeCount > 0 && <span className={classes.free}>{t('slots.free_count', { count: freeCount })}</span>}
+      {/* Named by the whole date and both counts; what shows is the same, shorter, so it is for the eye only
+          (as an aria-label, the name would not contain the visible words in their order). */}
+      <span className="sr-only">{label}</span>
+      <span className={classes.dayNumber} aria-hidden="true">
+        {Number(date.slice(8))}
+      </span>
+      {!outside && freeCount > 0 && (
+        <span className={classes.free} aria-hidden="true">
+          {t('slots.free_count', { count: freeCount })}
+        </span>
+      )}
       {!outside && bookedCount > 0 && (
-        <span className={classes.booked}>{t('slots.booked_count', { count: bookedCount })}</span>
+        <span className={classes.booked} aria-hidden="true">
+          {t('slots.booked_count', { count: bookedCount })}
+        </span>
       )}
     </UnstyledButton>
   );

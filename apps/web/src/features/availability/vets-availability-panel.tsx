@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, Group, Modal, NativeSelect, Table, Text } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
 import { availabilityWeeks } from '@vetcall/shared/scheduling/slots';
 import { flattenVetsAvailability } from '@vetcall/shared/scheduling/vets-availability';
+import { DataTable } from '../../components/ui/data-table';
 import { QueryContent } from '../../components/ui/query-content';
 import { browserTimeZone, formatDateKey } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
@@ -66,41 +67,22 @@ export function VetsAvailabilityPanel() {
             {rows.length === 0 ? (
               <Text c="dimmed">{t('vets_availability.empty')}</Text>
             ) : (
-              // A scroll region of its own (docs/product-rules.md#limits: 420 px), reachable by keyboard for scrolling.
-              <Box
-                role="region"
-                aria-label={t('vets_availability.table_region')}
-                tabIndex={0}
-                mah={420}
-                style={{ overflow: 'auto' }}
-              >
-                <Table
-                  striped
-                  highlightOnHover
-                  stickyHeader
-                  miw={600}
-                  aria-label={t('modes.manager.vets_availability')}
-                >
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('vets_availability.date')}</Table.Th>
-                      <Table.Th>{t('staff.name')}</Table.Th>
-                      <Table.Th>{t('vets_availability.hours')}</Table.Th>
-                      <Table.Th>{t('vets_availability.timezone')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((row) => (
-                      <Table.Tr key={`${row.date}-${row.vet_id}`}>
-                        <Table.Td>{formatDateKey(row.date, locale)}</Table.Td>
-                        <Table.Td>{row.name}</Table.Td>
-                        <Table.Td>{row.hours}</Table.Td>
-                        <Table.Td>{row.timezone}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Box>
+              <DataTable
+                label={t('modes.manager.vets_availability')}
+                rows={rows}
+                rowKey={(row) => `${row.date}-${row.vet_id}`}
+                columns={[
+                  { header: t('vets_availability.date'), cell: (row) => formatDateKey(row.date, locale) },
+                  { header: t('staff.name'), cell: (row) => row.name },
+                  { header: t('vets_availability.hours'), cell: (row) => row.hours },
+                  { header: t('vets_availability.timezone'), cell: (row) => row.timezone },
+                ]}
+                minWidth={600}
+                maxHeight={420}
+                scrollRegion={t('vets_availability.table_region')}
+                highlightOnHover
+                stickyHeader
+              />
             )}
             <Modal
               opened={editing !== null}

@@ -119,10 +119,10 @@ describe('WeeklyEditor', () => {
 
   it('adds 09:00–17:00 on an empty day and one hour an hour after the latest end otherwise', async () => {
     await renderEditor();
-    await userEvent.click(screen.getByRole('button', { name: /^Add an interval on Saturday/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Add interval on Saturday/ }));
     expect(select(/^Start of interval 1, Saturday/).value).toBe('09:00');
     expect(select(/^End of interval 1, Saturday/).value).toBe('17:00');
-    await userEvent.click(screen.getByRole('button', { name: /^Add an interval on Monday/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Add interval on Monday/ }));
     expect(select(/^Start of interval 3, Monday/).value).toBe('19:00');
     expect(select(/^End of interval 3, Monday/).value).toBe('20:00');
     expect(screen.getByText('Unsaved changes')).toBeTruthy();
@@ -131,9 +131,7 @@ describe('WeeklyEditor', () => {
   it('disables Add interval when the latest end is in hour 23', async () => {
     await renderEditor();
     await userEvent.selectOptions(select(/^End of interval 2, Monday/), '23:30');
-    expect((screen.getByRole('button', { name: /^Add an interval on Monday/ }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
+    expect((screen.getByRole('button', { name: /^Add interval on Monday/ }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('refuses an end not later than the start and keeps the old times', async () => {
@@ -163,7 +161,7 @@ describe('WeeklyEditor', () => {
 
   it("saves the week's seven dates as date-specific hours, keeps other dates, and reloads", async () => {
     const server = await renderEditor();
-    await userEvent.click(screen.getByRole('button', { name: /^Add an interval on Saturday/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Add interval on Saturday/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Availability updated.')).toBeTruthy();
     expect(server.patches).toHaveLength(1);
@@ -191,7 +189,7 @@ describe('WeeklyEditor', () => {
 
   it('asks before switching week with unsaved changes; declining stays, confirming drops the changes', async () => {
     await renderEditor();
-    await userEvent.click(screen.getByRole('button', { name: /^Add an interval on Saturday/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Add interval on Saturday/ }));
     await userEvent.selectOptions(select(/^Week$/), String(weeks[1]!.number));
     let dialog = await screen.findByRole('dialog', { name: 'Discard changes?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -231,7 +229,7 @@ describe('WeeklyEditor', () => {
 
   it('uses the week as the weekly pattern and drops date-specific hours from that week on, after confirmation', async () => {
     const server = await renderEditor();
-    await userEvent.click(screen.getByRole('button', { name: /^Add an interval on Saturday/ }));
+    await userEvent.click(screen.getByRole('button', { name: /^Add interval on Saturday/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Use these hours every week' }));
     const dialog = await screen.findByRole('dialog', { name: 'Use these hours every week?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Use every week' }));

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Group, Loader, NativeSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { todayKey } from '@vetcall/shared/dates';
@@ -249,24 +249,27 @@ export function WeeklyEditor({ vetId }: { vetId: number }) {
         </Group>
         <DataTable
           label={t('availability.table_label')}
-          columns={[t('availability.day'), t('availability.intervals'), t('availability.actions')]}
-          minWidth={620}
-        >
-          {week.days.map((day) => {
-            const intervals = hours[day.date] ?? [];
-            const label = dayLabel(day.date);
-            const weekday = weekdayName(day.date, locale);
-            const next = nextDefaultInterval(intervals);
-            const overlap = overlapDays.has(day.date);
-            return (
-              <Table.Tr key={day.date} data-date={day.date}>
-                <Table.Td>
-                  <Text fw={600}>{weekday}</Text>
+          rows={week.days}
+          rowKey={(day) => day.date}
+          columns={[
+            {
+              header: t('availability.day'),
+              cell: (day) => (
+                <>
+                  <Text fw={600}>{weekdayName(day.date, locale)}</Text>
                   <Text size="sm" c="dimmed">
                     {formatDateKey(day.date, locale)}
                   </Text>
-                </Table.Td>
-                <Table.Td>
+                </>
+              ),
+            },
+            {
+              header: t('availability.intervals'),
+              cell: (day) => {
+                const intervals = hours[day.date] ?? [];
+                const label = dayLabel(day.date);
+                const overlap = overlapDays.has(day.date);
+                return (
                   <Stack gap="xs">
                     {intervals.length === 0 && (
                       <Text size="sm" c="dimmed">
@@ -320,22 +323,26 @@ export function WeeklyEditor({ vetId }: { vetId: number }) {
                       </Text>
                     )}
                   </Stack>
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    onClick={() => addInterval(day.date)}
-                    disabled={next === null}
-                    aria-label={t('availability.add_interval_on', { day: label })}
-                  >
-                    {t('availability.add_interval')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </DataTable>
+                );
+              },
+            },
+          ]}
+          actions={{
+            header: t('availability.actions'),
+            cell: (day) => (
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => addInterval(day.date)}
+                disabled={nextDefaultInterval(hours[day.date] ?? []) === null}
+                aria-label={t('availability.add_interval_on', { day: dayLabel(day.date) })}
+              >
+                {t('availability.add_interval')}
+              </Button>
+            ),
+          }}
+          minWidth={620}
+        />
         <Group justify="space-between" wrap="wrap">
           <Group gap="xs">
             <Button onClick={() => void save()} loading={saving} disabled={!dirty}>

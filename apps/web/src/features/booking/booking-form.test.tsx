@@ -7,9 +7,10 @@ import type { Pet } from '@vetcall/shared/schemas/pet';
 import { vetUserIdsSchema } from '@vetcall/shared/schemas/scheduling';
 import { authStore } from '../../lib/auth-store';
 import { loadTestClientConfig } from '../../test/client-config';
-import { fakeApi, refusal } from '../../test/fake-api';
+import { fakeApi, type Refusal, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { BookingForm } from './booking-form';
+import type { BookingDraft } from './booking-draft';
 import { forgetSchedulerEvents } from './scheduler-events';
 
 /** Three days ahead: inside the booking window (tests run with TZ=UTC). */
@@ -25,12 +26,16 @@ const vets = [
 
 interface Calls {
   created: { data: Record<string, unknown>; files: string[] }[];
+  availabilityFetches: number;
 }
 
-function server(options: { availableVetIds?: number[]; refuseCreate?: boolean } = {}): Calls {
-  const calls: Calls = { created: [] };
+function server(options: { availableVetIds?: number[]; refuseCreate?: Refusal } = {}): Calls {
+  const calls: Calls = { created: [], availabilityFetches: 0 };
   fakeApi()
-    .answer('GET', /^\/api\/vets\/withavailability\//, vetUserIdsSchema, options.availableVetIds ?? [11])
+    .answer('GET', /^\/api\/vets\/withavailability\//, vetUserIdsSchema, () => {
+      calls.availabilityFetches += 1;
+      return options.availableVetIds ?? [11];
+    })
     .answer('POST', '/api/appointmentsaccesscodes/validate', accessCodeValidationSchema, ({ body }) => ({
       valid: (body as { code: string }).code === 'DEMO-NORMAL',
       included: false,
@@ -53,7 +58,7 @@ function server(options: { availableVetIds?: number[]; refuseCreate?: boolean } 
           data: JSON.parse(String(form.get('appointment_data'))) as Record<string, unknown>,
           files: form.getAll('files[]').map((file) => (file as File).name),
         });
-        if (options.refuseCreate) return refusal(409, { error: 'hold_expired', message: 'lapsed' });
+        if (options.refuseCreate) return options.refuseCreate;
         return {
           appointment_hash: 'a'.repeat(22),
           payment_hash: 'p'.repeat(22),
@@ -72,6 +77,17 @@ async function fillForm() {
   expect(await screen.findByText('Valid access code.')).toBeTruthy();
   fireEvent.change(screen.getByLabelText(/^Chief complaint/), { target: { value: 'Itching since Monday' } });
   fireEvent.change(screen.getByLabelText(/^Date/), { target: { value: TYPED_DATE } });
+}
+
+/** Dr. Rui, both consents, Schedule: the scheduler opens. */
+async function chooseVetAndSchedule() {
+  const vetSelect = screen.getByLabelText(/^Vet/) as HTMLSelectElement;
+  await waitFor(() => expect(vetSelect.disabled).toBe(false));
+  fireEvent.change(vetSelect, { target: { value: '11' } });
+  fireEvent.click(screen.getByLabelText(/privacy policy/));
+  fireEvent.click(screen.getByLabelText(/terms of telemedicine/));
+  fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+  await screen.findByTitle('Scheduling calendar');
 }
 
 function postSchedulerMessage(data: unknown) {
@@ -191,26 +207,151 @@ describe('BookingForm', () => {
     expect(calls.created).toHaveLength(0);
   });
 
-  it('shows the form again with the reason when the request fails', async () => {
-    server({ refuseCreate: true });
+  it.each([
+    [
+      'lapsed hold',
+      refusal(409, { error: 'hold_expired', message: 'lapsed' }),
+      'Your reservation of this time has lapsed. Please choose a time again.',
+    ],
+    [
+      'rate limit, saying when to try again',
+      refusal(429, { error: 'too_many_requests', message: 'x' }, { 'retry-after': '300' }),
+      'Too many attempts. Try again in 5 minutes.',
+    ],
+  ])('shows the form again with the reason when the request fails: %s', async (_label, answer, reason) => {
+    server({ refuseCreate: answer });
     renderRoutes(
       [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
       '/customer',
     );
     await fillForm();
-    const vetSelect = screen.getByLabelText(/^Vet/) as HTMLSelectElement;
-    await waitFor(() => expect(vetSelect.disabled).toBe(false));
-    fireEvent.change(vetSelect, { target: { value: '11' } });
-    fireEvent.click(screen.getByLabelText(/privacy policy/));
-    fireEvent.click(screen.getByLabelText(/terms of telemedicine/));
-    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
-    await screen.findByTitle('Scheduling calendar');
+    await chooseVetAndSchedule();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     postSchedulerMessage({ status: 'success', eventId: 'F'.repeat(22), startTime: `${DATE}T10:00:00.000Z` });
-    expect(
-      await screen.findByText('Your reservation of this time has lapsed. Please choose a time again.'),
-    ).toBeTruthy();
+    expect(await screen.findByText(reason)).toBeTruthy();
     expect(screen.queryByTitle('Scheduling calendar')).toBeNull();
+  });
+
+  describe('the vets offered for the date stay current', () => {
+    const vetOptions = () =>
+      [...(screen.getByLabelText(/^Vet/) as HTMLSelectElement).options].map((option) => option.text);
+
+    async function showVetsOfDate(availableVetIds: number[], refuseCreate = false) {
+      const calls = server({
+        availableVetIds,
+        refuseCreate: refuseCreate ? refusal(409, { error: 'hold_expired', message: 'lapsed' }) : undefined,
+      });
+      renderRoutes(
+        [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+        '/customer',
+      );
+      await fillForm();
+      await waitFor(() => expect(vetOptions()).toEqual(['Choose a vet', 'Dr. Rui · Dermatology']));
+      return calls;
+    }
+
+    it('asks again when the person comes back to the page', async () => {
+      const available = [11];
+      const calls = await showVetsOfDate(available);
+      // Meanwhile Dr. Rui's last free time went and Dra. Ana opened hers.
+      available.splice(0, 1, 12);
+      act(() => {
+        window.dispatchEvent(new Event('visibilitychange'));
+      });
+      await waitFor(() => expect(vetOptions()).toEqual(['Choose a vet', 'Dra. Ana']));
+      expect(calls.availabilityFetches).toBe(2);
+    });
+
+    it('asks again when the same date is chosen again', async () => {
+      const available = [11];
+      const calls = await showVetsOfDate(available);
+      available.push(12);
+      const dateField = screen.getByLabelText(/^Date/);
+      fireEvent.change(dateField, { target: { value: '' } });
+      fireEvent.change(dateField, { target: { value: TYPED_DATE } });
+      await waitFor(() => expect(vetOptions()).toEqual(['Choose a vet', 'Dr. Rui · Dermatology', 'Dra. Ana']));
+      expect(calls.availabilityFetches).toBe(2);
+    });
+
+    it('asks again when the time could not be booked', async () => {
+      const calls = await showVetsOfDate([11], true);
+      await chooseVetAndSchedule();
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      postSchedulerMessage({ status: 'success', eventId: 'G'.repeat(22), startTime: `${DATE}T10:00:00.000Z` });
+      await screen.findByText('Your reservation of this time has lapsed. Please choose a time again.');
+      await waitFor(() => expect(calls.availabilityFetches).toBe(2));
+    });
+  });
+
+  describe('back from a canceled payment', () => {
+    const START = `${DATE}T10:00:00.000Z`;
+    const DRAFT: BookingDraft = {
+      pet_id: 7,
+      description: 'Itching since Monday',
+      date: DATE,
+      vet_user_id: 11,
+      access_code: 'DEMO-NORMAL',
+      start: START,
+      file_names: ['ear.png', 'scan.pdf'],
+    };
+
+    function renderWithDraft(draft: BookingDraft) {
+      renderRoutes(
+        [
+          {
+            path: '/customer',
+            element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" draft={draft} />,
+          },
+        ],
+        '/customer',
+      );
+    }
+
+    it('keeps what was filled in this tab when leaving for payment: names of files, never their bytes', async () => {
+      server();
+      vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => undefined);
+      renderRoutes(
+        [{ path: '/customer', element: <BookingForm pets={[pet]} vets={vets} customerEmail="rita@x.test" /> }],
+        '/customer',
+      );
+      await fillForm();
+      const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+      fireEvent.change(input, { target: { files: [new File(['secret bytes'], 'ear.png', { type: 'image/png' })] } });
+      await chooseVetAndSchedule();
+      postSchedulerMessage({ status: 'success', eventId: 'H'.repeat(22), startTime: START });
+
+      await waitFor(() => expect(window.sessionStorage.getItem('vetcall.booking')).not.toBeNull());
+      const kept = window.sessionStorage.getItem('vetcall.booking')!;
+      expect(JSON.parse(kept)).toEqual({ ...DRAFT, file_names: ['ear.png'] });
+      expect(kept).not.toContain('secret bytes');
+      expect(kept).not.toContain('tok-123');
+    });
+
+    it('shows the form as it was, says which files to attach again, and selects the time again', async () => {
+      server();
+      renderWithDraft(DRAFT);
+      expect(await screen.findByText('Valid access code.')).toBeTruthy();
+      expect((screen.getByLabelText(/^Pet/) as HTMLSelectElement).value).toBe('7');
+      expect((screen.getByLabelText(/^Chief complaint/) as HTMLTextAreaElement).value).toBe('Itching since Monday');
+      expect((screen.getByLabelText(/^Date/) as HTMLInputElement).value).toBe(TYPED_DATE);
+      await waitFor(() => expect((screen.getByLabelText(/^Vet/) as HTMLSelectElement).value).toBe('11'));
+      expect((screen.getByLabelText(/privacy policy/) as HTMLInputElement).checked).toBe(true);
+      expect((screen.getByLabelText(/terms of telemedicine/) as HTMLInputElement).checked).toBe(true);
+      expect(screen.getByText('Attach your files again: ear.png, scan.pdf.')).toBeTruthy();
+
+      fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+      const frame = (await screen.findByTitle('Scheduling calendar')) as HTMLIFrameElement;
+      expect(new URL(frame.src, window.location.origin).searchParams.get('start')).toBe(START);
+    });
+
+    it('keeps nothing of a date that has left the booking window', async () => {
+      server();
+      renderWithDraft({ ...DRAFT, date: '2020-01-02', start: '2020-01-02T10:00:00.000Z', file_names: [] });
+      expect((screen.getByLabelText(/^Chief complaint/) as HTMLTextAreaElement).value).toBe('Itching since Monday');
+      expect((screen.getByLabelText(/^Date/) as HTMLInputElement).value).toBe('');
+      expect((screen.getByLabelText(/^Vet/) as HTMLSelectElement).value).toBe('');
+      expect(screen.queryByText(/Attach your files again/)).toBeNull();
+    });
   });
 
   it('clears a selection of files over 20 MB with a toast', async () => {

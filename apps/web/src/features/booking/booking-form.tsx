@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MAX_CUSTOMER_UPLOAD_BYTES, PAYMENT_LOADING_DELAY_MS } from '@vetcall/shared/constants';
@@ -25,38 +26,57 @@ import type { PublicVet } from '@vetcall/shared/schemas/staff';
 import { useSession } from '../../lib/auth-store';
 import { clientConfig } from '../../lib/client-config';
 import { apiErrorMessage } from '../../lib/form-errors';
-import { browserTimeZone, formatEuros } from '../../lib/format';
+import { browserTimeZone, formatDateTime, formatEuros } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError } from '../../lib/notify';
 import { storage } from '../../lib/storage';
 import { lastBookableDate } from '../scheduler/booking-window';
 import { isSchedulerMessage } from '../scheduler/scheduler-messages';
 import { AccessCodeField, type AccessCodeState } from './access-code-field';
-import { createAppointment, submitPaymentForm, useQuote, useVetsAvailableOn } from './api/booking';
+import { type BookingDraft, forgetBookingDraft, keepBookingDraft } from './booking-draft';
+import { createAppointment, submitPaymentForm, useQuote, useVetsAvailableOn, VETS_ON_DATE_KEY } from './api/booking';
 import { claimSchedulerEvent } from './scheduler-events';
 
 /**
  * docs/product-rules.md#booking and #validation booking form, then the embedded scheduler (docs/product-rules.md#api)
  * and the booking flow of docs/product-rules.md#states: on the scheduler's success message the appointment request is
- * sent (multipart), then the payment form.
+ * sent (multipart), then the payment form. What was filled in is kept for the tab before leaving for payment; back
+ * from a canceled payment, `draft` fills the form again.
  */
-export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: PublicVet[]; customerEmail: string }) {
+export function BookingForm({
+  pets,
+  vets,
+  customerEmail,
+  draft = null,
+}: {
+  pets: Pet[];
+  vets: PublicVet[];
+  customerEmail: string;
+  draft?: BookingDraft | null;
+}) {
   const { t } = useTranslation();
   const locale = currentLocale();
   const { user } = useSession();
+  const queryClient = useQueryClient();
   const codesEnabled = clientConfig().access_codes_enabled;
   const tz = useMemo(() => browserTimeZone(), []);
   const today = useMemo(() => todayKey(new Date(), tz), [tz]);
   const lastDate = lastBookableDate(today);
+  // A date that has left the booking window is not restored, nor the vet and time chosen for it.
+  const [restored] = useState(() => restoredFields(draft, pets, today, lastDate));
 
-  const [code, setCode] = useState<AccessCodeState>({ value: '', status: 'unchecked', included: false });
-  const [petId, setPetId] = useState(pets.length === 1 ? String(pets[0]!.pet_id) : '');
-  const [description, setDescription] = useState('');
+  const [code, setCode] = useState<AccessCodeState>({
+    value: draft?.access_code ?? '',
+    status: 'unchecked',
+    included: false,
+  });
+  const [petId, setPetId] = useState(restored.petId ?? (pets.length === 1 ? String(pets[0]!.pet_id) : ''));
+  const [description, setDescription] = useState(draft?.description ?? '');
   const [files, setFiles] = useState<File[]>([]);
-  const [date, setDate] = useState('');
-  const [vetUserId, setVetUserId] = useState('');
-  const [privacy, setPrivacy] = useState(false);
-  const [terms, setTerms] = useState(false);
+  const [date, setDate] = useState(restored.date);
+  const [vetUserId, setVetUserId] = useState(restored.vetUserId);
+  const [privacy, setPrivacy] = useState(draft !== null);
+  const [terms, setTerms] = useState(draft !== null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [scheduling, setScheduling] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -76,14 +96,22 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
     if (date && availability.data && availability.data.length === 0) notifyError(t('booking.no_vets'));
   }, [availability.data, date, t]);
 
+  // The draft serves one return from payment; a fresh visit of the form leaves none behind.
+  useEffect(() => {
+    if (!draft) forgetBookingDraft();
+  }, [draft]);
+  // The time chosen before, offered again while the date and vet are the ones it was chosen with.
+  const restoredStart =
+    restored.start && date === restored.date && vetUserId === restored.vetUserId ? restored.start : undefined;
+
   const noPets = pets.length === 0;
   const canSchedule = privacy && terms && !noPets && (!codesEnabled || code.status === 'valid');
   const pet = pets.find((item) => String(item.pet_id) === petId);
 
   // The latest form values for the message listener, which is registered once.
-  const latest = useRef({ vet, pet, description, files, code });
+  const latest = useRef({ vet, pet, description, files, code, date });
   useEffect(() => {
-    latest.current = { vet, pet, description, files, code };
+    latest.current = { vet, pet, description, files, code, date };
   });
 
   useEffect(() => {
@@ -100,6 +128,7 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
         description: complaint,
         files: attachments,
         code: access,
+        date: chosenDate,
       } = latest.current;
       const token = storage.getToken();
       // docs/product-rules.md#states: only with vet, pet, description, token and email, nothing running, and a new
@@ -123,6 +152,15 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
           },
           attachments,
         );
+        keepBookingDraft({
+          pet_id: chosenPet.pet_id,
+          description: complaint,
+          date: chosenDate,
+          vet_user_id: chosenVet.user_id,
+          access_code: access.status === 'valid' ? access.value : '',
+          start: message.startTime,
+          file_names: attachments.map((file) => file.name),
+        });
         submitPaymentForm(currentLocale(), {
           payment_hash: created.payment_hash,
           payment_email: customerEmail,
@@ -139,6 +177,8 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
         setFailure(apiErrorMessage(t, error, 'booking.request_failed'));
         setScheduling(false);
         setBusy(false);
+        // The time may be gone (taken, lapsed): the vets offered for the date are asked again.
+        void queryClient.invalidateQueries({ queryKey: VETS_ON_DATE_KEY });
       } finally {
         busyRef.current = false;
       }
@@ -146,7 +186,7 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
     const listener = (event: MessageEvent) => void onMessage(event);
     window.addEventListener('message', listener);
     return () => window.removeEventListener('message', listener);
-  }, [customerEmail, t, user]);
+  }, [customerEmail, queryClient, t, user]);
 
   function chooseFiles(selected: File[]) {
     const total = selected.reduce((sum, file) => sum + file.size, 0);
@@ -179,6 +219,7 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
       prefix: t('booking.scheduler_prefix', { vet: vet.name }),
       lang: locale,
     });
+    if (restoredStart) params.set('start', restoredStart);
     return (
       <Stack pos="relative">
         <LoadingOverlay visible={busy} overlayProps={{ blur: 1 }} loaderProps={{ children: <WaitForPayment /> }} />
@@ -200,6 +241,19 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
   return (
     <Paper withBorder p="lg" radius="md" maw={860}>
       <Stack>
+        {draft && (
+          <Alert color="blue" title={t('booking.draft_restored_title')}>
+            <Text size="sm">{t('booking.draft_restored')}</Text>
+            {restoredStart && (
+              <Text size="sm">{t('booking.draft_time', { time: formatDateTime(restoredStart, locale) })}</Text>
+            )}
+            {draft.file_names.length > 0 && files.length === 0 && (
+              <Text size="sm" fw={600}>
+                {t('booking.draft_files', { files: draft.file_names.join(', ') })}
+              </Text>
+            )}
+          </Alert>
+        )}
         {failure && (
           <Alert color="red" role="alert" title={t('booking.request_failed_title')}>
             {failure}
@@ -257,6 +311,11 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
               value={date}
               error={errors.date}
               onChange={(value) => {
+                // Choosing the shown date again is how a person asks for its vets again; the vet stays chosen.
+                if (date && value === date) {
+                  void availability.refetch();
+                  return;
+                }
                 setDate(value ?? '');
                 setVetUserId('');
               }}
@@ -267,7 +326,8 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
               label={t('booking.vet')}
               required
               disabled={!date || availableVets.length === 0}
-              value={vetUserId}
+              // A vet no longer free that date (the list was asked again) is no longer chosen.
+              value={vet ? vetUserId : ''}
               error={errors.vet}
               onChange={(event) => setVetUserId(event.currentTarget.value)}
               data={[
@@ -314,6 +374,17 @@ export function BookingForm({ pets, vets, customerEmail }: { pets: Pet[]; vets: 
       </Stack>
     </Paper>
   );
+}
+
+/** The parts of a kept draft that still hold: the pet still listed, the date still bookable. */
+function restoredFields(draft: BookingDraft | null, pets: Pet[], today: string, lastDate: string) {
+  const dateHolds = draft !== null && draft.date >= today && draft.date <= lastDate;
+  return {
+    petId: draft && pets.some((pet) => pet.pet_id === draft.pet_id) ? String(draft.pet_id) : undefined,
+    date: dateHolds ? draft.date : '',
+    vetUserId: dateHolds ? String(draft.vet_user_id) : '',
+    start: dateHolds ? draft.start : undefined,
+  };
 }
 
 function WaitForPayment() {

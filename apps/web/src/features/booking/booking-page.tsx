@@ -1,3 +1,4 @@
+import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { QueryContent } from '../../components/ui/query-content';
@@ -7,11 +8,16 @@ import { useCustomer } from '../customers/api/customers';
 import { useCustomerPets } from '../pets/api/pets';
 import { usePublicVets } from '../staff/api/staff';
 import { BookingForm } from './booking-form';
+import { asksToRestoreBooking, keptBookingDraft } from './booking-draft';
 
-/** /customer, mode appointment_req (docs/product-rules.md#booking): the customer's booking screen. */
+/**
+ * /customer, mode appointment_req (docs/product-rules.md#booking): the customer's booking screen; back from a canceled
+ * payment, with the form as it was.
+ */
 export function BookingPage() {
   const { t } = useTranslation();
   const { user } = useSession();
+  const restore = asksToRestoreBooking(useLocation().state);
   const isCustomer = user?.type === 'customer';
   const customer = useCustomer(isCustomer ? user.email : undefined);
   const pets = useCustomerPets(customer.data?.customer_id, currentLocale());
@@ -24,7 +30,12 @@ export function BookingPage() {
           {(vetList) => (
             <QueryContent query={pets} errorKey="booking.load_error">
               {(petList) => (
-                <BookingForm pets={petList.filter((pet) => !pet.archived)} vets={vetList} customerEmail={user.email} />
+                <BookingForm
+                  pets={petList.filter((pet) => !pet.archived)}
+                  vets={vetList}
+                  customerEmail={user.email}
+                  draft={restore ? keptBookingDraft() : null}
+                />
               )}
             </QueryContent>
           )}

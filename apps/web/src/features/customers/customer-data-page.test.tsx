@@ -122,6 +122,21 @@ describe('CustomerDataPage', { timeout: 20_000 }, () => {
     notifications.clean();
   });
 
+  it('sends a customer back from a canceled payment to the booking form, to be shown as it was', async () => {
+    fakeServer();
+    const { router } = renderRoutes(
+      [
+        { path: '/customerdata', element: <CustomerDataPage /> },
+        { path: '/customer', element: <p>booking form</p> },
+      ],
+      '/customerdata?lang=en&access=customer&payment_canceled=1',
+    );
+    expect(await screen.findByText('booking form')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/customer');
+    expect(router.state.location.state).toEqual({ restoreBooking: true });
+    expect(await screen.findByText('Payment canceled: the time you chose was released.')).toBeTruthy();
+  });
+
   it('shows the profile read-only, then saves an edited phone and leaves editing', async () => {
     const api = fakeServer();
     renderPage();
@@ -145,7 +160,8 @@ describe('CustomerDataPage', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Edit' })).toBeTruthy();
   });
 
-  it('sends the pets added, changed and removed with one Save', async () => {
+  // It types a whole pet form three times: 11–16 s on a busy two-core machine, so it gets more than the default 20 s.
+  it('sends the pets added, changed and removed with one Save', { timeout: 45_000 }, async () => {
     const api = fakeServer();
     renderPage();
     await startEditing();

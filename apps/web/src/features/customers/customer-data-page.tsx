@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Loader, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Customer } from '@vetcall/shared/schemas/customer';
 import { customerProfileSchema } from '@vetcall/shared/schemas/customer';
@@ -16,6 +16,7 @@ import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { RecordViewModals, useRecordViews } from '../appointments/components/record-views';
+import { RESTORE_BOOKING_STATE } from '../booking/booking-draft';
 import { savePetChanges, useCustomerPets, type PetChanges } from '../pets/api/pets';
 import { PetFormModal } from '../pets/components/pet-form-modal';
 import { PetsTable } from '../pets/components/pets-table';
@@ -63,16 +64,24 @@ export function CustomerDataPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
   const isOwner = user?.type === 'customer';
   const email = isOwner ? user.email : (search.get('email') ?? undefined);
   const customer = useCustomer(email);
   const paymentCanceled = search.has('payment_canceled');
 
-  // Back from a canceled payment (the checkout sends customers here: docs/product-rules.md#navigation-guard lets them
-  // go on to /customer).
+  // Back from a canceled payment: the checkout sends customers here, since a page load of /customer is an entry the
+  // guard refuses (docs/product-rules.md#navigation-guard), and from here they go on to the booking form as they left it.
+  // Said once, though the page may render again (its language arriving) before the navigation is done.
+  const toldCanceled = useRef(false);
   useEffect(() => {
-    if (!paymentCanceled) return;
+    if (!paymentCanceled || toldCanceled.current) return;
+    toldCanceled.current = true;
     notifySuccess(t('booking.payment_canceled'));
+    if (isOwner) {
+      void navigate('/customer', { replace: true, state: RESTORE_BOOKING_STATE });
+      return;
+    }
     setSearch(
       (current) => {
         const next = new URLSearchParams(current);
@@ -81,7 +90,7 @@ export function CustomerDataPage() {
       },
       { replace: true },
     );
-  }, [paymentCanceled, setSearch, t]);
+  }, [isOwner, navigate, paymentCanceled, setSearch, t]);
 
   if (!user) return null;
   const heading = isOwner

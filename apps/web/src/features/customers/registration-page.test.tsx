@@ -59,12 +59,13 @@ async function fillCustomer(email: string) {
 }
 
 async function fillPasswords(password: string, confirmation: string) {
-  await userEvent.click(screen.getByLabelText(/^Password/));
-  await userEvent.paste(password);
-  await userEvent.click(screen.getByLabelText(/^Confirm password/));
-  await userEvent.paste(confirmation);
+  await write(screen.getByLabelText(/^Password/), password);
+  await write(screen.getByLabelText(/^Confirm password/), confirmation);
 }
 
+/** What the strength meter says (it shows once the password has a character). */
+const strength = () =>
+  screen.queryByRole('meter', { name: 'Strength of the password' })?.getAttribute('aria-valuetext');
 const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create account' }));
 const posted = (api: ReturnType<typeof fakeServer>) => api.calls.filter((call) => call.method === 'POST');
 
@@ -96,7 +97,8 @@ describe('RegistrationPage', { timeout: 20_000 }, () => {
     await fillCustomer('carla@example.test');
     await fillPasswords('my-secret-1', 'my-secret-2');
     await submit();
-    expect(await screen.findAllByText('Passwords mismatch')).toHaveLength(2);
+    // The toast's container loads with the first toast (providers.tsx): wait for both messages.
+    await waitFor(() => expect(screen.getAllByText('Passwords mismatch')).toHaveLength(2));
     expect(posted(api)).toEqual([]);
   });
 
@@ -133,6 +135,30 @@ describe('RegistrationPage', { timeout: 20_000 }, () => {
     ]);
   });
 
+  it('shows how guessable the password is as it is typed, and refuses a weak one without sending it', async () => {
+    const api = fakeServer();
+    renderPage();
+    await fillCustomer('carla.mendes@example.test');
+    await fillPasswords('qwerty', 'qwerty');
+    await waitFor(() => expect(strength()).toBe('Very weak'));
+    await submit();
+    expect(
+      await screen.findAllByText('Too easy to guess. Use a longer password, or a few unrelated words.'),
+    ).toHaveLength(
+      2, // under the field and in the toast
+    );
+    expect(posted(api)).toEqual([]);
+
+    // The person's own name is as guessable as a common word.
+    await fillPasswords('carlamendes1', 'carlamendes1');
+    await waitFor(() => expect(strength()).toBe('Weak'));
+
+    await fillPasswords('cobalt heron lantern', 'cobalt heron lantern');
+    await waitFor(() => expect(strength()).toBe('Very strong'));
+    await submit();
+    await waitFor(() => expect(posted(api)).toHaveLength(1));
+  });
+
   it('marks a taken email when the field is left, and says so when the server refuses it', async () => {
     const api = fakeServer({ takenEmail: 'rita@example.test' });
     const { router } = renderPage();
@@ -151,7 +177,8 @@ describe('RegistrationPage', { timeout: 20_000 }, () => {
     await write(field(/^State/), 'Porto');
     await write(field(/^Address/), 'Rua Direita');
     await write(field(/^Postal code/), '9999-999');
-    expect(await screen.findAllByText('Invalid postal code.')).toHaveLength(2);
+    // The toast's container loads with the first toast (providers.tsx): wait for both messages.
+    await waitFor(() => expect(screen.getAllByText('Invalid postal code.')).toHaveLength(2));
     expect(field(/^State/)).toHaveProperty('value', '');
     expect(field(/^Address/)).toHaveProperty('value', '');
   });

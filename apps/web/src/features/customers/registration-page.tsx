@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { customerRegistrationSchema } from '@vetcall/shared/schemas/customer';
 import { PublicLayout } from '../../app/layouts/public-layout';
+import { NewPasswordField } from '../../components/ui/new-password-field';
 import { PasswordField } from '../../components/ui/password-field';
 import { ApiError } from '../../lib/api-client';
 import { apiErrorMessage } from '../../lib/form-errors';
@@ -88,11 +89,11 @@ export function RegistrationPage() {
           <CustomerFields form={form} onEmailBlur={() => void checkEmailFree()} />
           <Grid gap="md">
             <Grid.Col span={{ base: 12, sm: 6 }}>
-              <PasswordField
+              <NewPasswordField
                 label={t('registration.password')}
                 description={t('new_password.intro')}
-                autoComplete="new-password"
                 required
+                userInputs={[form.values.email, form.values.name]}
                 {...field('password')}
               />
             </Grid.Col>

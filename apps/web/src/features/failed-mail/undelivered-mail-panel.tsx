@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -90,65 +90,75 @@ export function UndeliveredMailPanel() {
       <Stack gap="sm">
         <DataTable
           label={t('undelivered_mail.table_label')}
+          rows={items}
+          rowKey={(mail) => mail.id}
           columns={[
-            t('undelivered_mail.recipient'),
-            t('undelivered_mail.subject'),
-            t('undelivered_mail.attempts'),
-            t('undelivered_mail.last_error'),
-            t('undelivered_mail.failed_at'),
-            t('undelivered_mail.operations'),
+            {
+              header: t('undelivered_mail.recipient'),
+              cell: (mail) => (
+                <Text span inherit fw={600} c={mail.to === null ? 'dimmed' : undefined}>
+                  {namesOf(t, mail).to}
+                </Text>
+              ),
+            },
+            {
+              header: t('undelivered_mail.subject'),
+              cell: (mail) => (
+                <Text span inherit c={mail.subject === null ? 'dimmed' : undefined}>
+                  {namesOf(t, mail).subject}
+                </Text>
+              ),
+            },
+            { header: t('undelivered_mail.attempts'), cell: (mail) => mail.attempts },
+            {
+              header: t('undelivered_mail.last_error'),
+              // SMTP replies can be long: two lines here, the whole text on hover.
+              cell: (mail) => (
+                <Text size="xs" ff="monospace" lineClamp={2} title={mail.last_error ?? undefined}>
+                  {mail.last_error ?? '—'}
+                </Text>
+              ),
+              td: { maw: 280 },
+            },
+            { header: t('undelivered_mail.failed_at'), cell: (mail) => formatDateTime(mail.failed_at, locale) },
           ]}
+          actions={{
+            header: t('undelivered_mail.operations'),
+            cell: (mail) => {
+              const names = namesOf(t, mail);
+              const busy = busyId === mail.id;
+              const otherBusy = busyId !== undefined && !busy;
+              return (
+                <>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => void retry(mail)}
+                    loading={busy}
+                    disabled={otherBusy}
+                    aria-label={t('undelivered_mail.retry_named', names)}
+                  >
+                    {t('undelivered_mail.retry')}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => void dismiss(mail)}
+                    disabled={busy || otherBusy}
+                    aria-label={t('undelivered_mail.dismiss_named', names)}
+                  >
+                    {t('undelivered_mail.dismiss')}
+                  </Button>
+                </>
+              );
+            },
+          }}
           minWidth={900}
           maxHeight={TABLE_MAX_HEIGHT}
           highlightOnHover
           stickyHeader
-        >
-          {items.map((mail) => {
-            const names = namesOf(t, mail);
-            const busy = busyId === mail.id;
-            const otherBusy = busyId !== undefined && !busy;
-            return (
-              <Table.Tr key={mail.id}>
-                <Table.Td fw={600} c={mail.to === null ? 'dimmed' : undefined}>
-                  {names.to}
-                </Table.Td>
-                <Table.Td c={mail.subject === null ? 'dimmed' : undefined}>{names.subject}</Table.Td>
-                <Table.Td>{mail.attempts}</Table.Td>
-                <Table.Td maw={280}>
-                  {/* SMTP replies can be long: two lines here, the whole text on hover. */}
-                  <Text size="xs" ff="monospace" lineClamp={2} title={mail.last_error ?? undefined}>
-                    {mail.last_error ?? '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{formatDateTime(mail.failed_at, locale)}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => void retry(mail)}
-                      loading={busy}
-                      disabled={otherBusy}
-                      aria-label={t('undelivered_mail.retry_named', names)}
-                    >
-                      {t('undelivered_mail.retry')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      onClick={() => void dismiss(mail)}
-                      disabled={busy || otherBusy}
-                      aria-label={t('undelivered_mail.dismiss_named', names)}
-                    >
-                      {t('undelivered_mail.dismiss')}
-                    </Button>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </DataTable>
+        />
         {query.hasNextPage && (
           <Group justify="center">
             <Button variant="default" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>

@@ -4,6 +4,7 @@ import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { currentMode } from '../../app/modes';
 import { useSession } from '../../lib/auth-store';
 import { AccessCodesPanel } from '../access-codes/access-codes-panel';
+import { AuditLogPanel } from '../audit/audit-log-panel';
 import { ManagerAppointmentsPanel } from '../appointments/components/manager-appointments-panel';
 import { VetsAvailabilityPanel } from '../availability/vets-availability-panel';
 import { UndeliveredMailPanel } from '../failed-mail/undelivered-mail-panel';
@@ -29,6 +30,7 @@ export function ManagerPage() {
         {mode === 'vets_availability' && <VetsAvailabilityPanel />}
         {mode === 'appointments' && <ManagerAppointmentsPanel />}
         {mode === 'undelivered_mail' && <UndeliveredMailPanel />}
+        {mode === 'audit' && <AuditLogPanel />}
       </div>
     </AuthenticatedLayout>
   );

@@ -1,9 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { type Checkout, type CheckoutPay, checkoutResultSchema, checkoutSchema } from '@vetcall/shared/schemas/booking';
 import { authStore } from '../../lib/auth-store';
+import { loadTestClientConfig } from '../../test/client-config';
 import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { CheckoutPage } from './checkout-page';
@@ -62,6 +63,7 @@ const routes = [
 describe('CheckoutPage', () => {
   beforeAll(async () => {
     await initTestI18n();
+    await loadTestClientConfig();
   });
   beforeEach(() => {
     authStore.setSession('tok', { user_id: 7, type: 'customer', name: 'Ana', email: 'ana@x.test', locale: 'en' });
@@ -85,6 +87,39 @@ describe('CheckoutPage', () => {
     expect(screen.getByRole('button', { name: 'Pay €35.00' })).toBeTruthy();
     expect(screen.getByText('Card 4242 4242 4242 4242 pays.')).toBeTruthy();
     expect(screen.getByText('Card 4000 0000 0000 0002 is declined.')).toBeTruthy();
+  });
+
+  it('warns loudly, only in production, that the built-in checkout moves no money', async () => {
+    fakeCheckoutServer();
+    renderRoutes(routes, '/checkout/pay_abc123');
+    await screen.findByText('Video consultation');
+    expect(screen.queryByText('Not a real checkout')).toBeNull();
+    cleanup();
+
+    await loadTestClientConfig({ environment: 'production', payment_provider: 'builtin' });
+    try {
+      fakeCheckoutServer();
+      renderRoutes(routes, '/checkout/pay_abc123');
+      const banner = (await screen.findByText('Not a real checkout')).closest('[role="note"]');
+      expect(banner?.textContent).toContain('no card is charged and no money moves');
+    } finally {
+      await loadTestClientConfig();
+    }
+  });
+
+  it('names the product in the language of the page (the server translates what the booking stored)', async () => {
+    // The booking stored the customer's Portuguese name; asked with ?lang=en the server answers the English one.
+    fakeCheckoutServer();
+    fakeApi()
+      .answer('GET', '/api/payment/checkout/pay_abc123', checkoutSchema, {
+        ...checkout,
+        item_name: 'Consulta por vídeo',
+      })
+      .answer('GET', '/api/payment/checkout/pay_abc123?lang=en', checkoutSchema, checkout);
+    renderRoutes(routes, '/checkout/pay_abc123');
+
+    expect(await screen.findByText('Video consultation')).toBeTruthy();
+    expect(screen.queryByText('Consulta por vídeo')).toBeNull();
   });
 
   it('says a declined card on the page and stays', async () => {

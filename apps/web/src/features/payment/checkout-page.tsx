@@ -14,12 +14,13 @@ import {
   Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { type Checkout, type CheckoutPay, checkoutPaySchema } from '@vetcall/shared/schemas/booking';
 import { PublicLayout } from '../../app/layouts/public-layout';
 import { ApiError } from '../../lib/api-client';
+import { clientConfig } from '../../lib/client-config';
 import { actionErrorMessage } from '../../lib/form-errors';
 import { browserTimeZone, formatDateTime, formatTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
@@ -42,15 +43,27 @@ export function CheckoutPage() {
 
 function CheckoutContent({ paymentHash }: { paymentHash: string }) {
   const { t } = useTranslation();
+  const locale = currentLocale();
   const checkout = useQuery({
-    queryKey: ['checkout', paymentHash],
-    queryFn: ({ signal }) => fetchCheckout(paymentHash, signal),
+    queryKey: ['checkout', paymentHash, locale],
+    queryFn: ({ signal }) => fetchCheckout(paymentHash, locale, signal),
+    // A change of language asks again; the card being typed stays on the page meanwhile.
+    placeholderData: keepPreviousData,
     // A refused or unknown payment will not change by asking again.
     retry: (failures, error) => failures < 1 && !(error instanceof ApiError && error.status < 500 && error.status > 0),
   });
 
+  // PAYMENT_PROVIDER=builtin chosen on purpose in production: whoever reaches this page must know no money moves.
+  const { environment, payment_provider } = clientConfig();
+  const notRealCheckout = environment === 'production' && payment_provider === 'builtin';
+
   return (
     <PublicLayout heading={t('checkout.heading')} width={560}>
+      {notRealCheckout && (
+        <Alert color="red" variant="filled" role="note" title={t('checkout.production_test_title')} mb="md">
+          {t('checkout.production_test')}
+        </Alert>
+      )}
       {checkout.isPending && <Loader aria-label={t('app.loading')} />}
       {checkout.isError && (
         <Alert color="red" role="alert">

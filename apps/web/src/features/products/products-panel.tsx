@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Grid, Group, NumberInput, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Grid, Group, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CURRENCY, PRICE_STEP } from '@vetcall/shared/constants';
@@ -7,6 +7,7 @@ import type { Locale } from '@vetcall/shared/locales';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
 import { PRICE_MAX, type Product, productInputSchema, productPriceInputSchema } from '@vetcall/shared/schemas/product';
 import { DataTable } from '../../components/ui/data-table';
+import { DecimalInput, type DecimalValue } from '../../components/ui/decimal-input';
 import { QueryContent } from '../../components/ui/query-content';
 import { SectionPanel } from '../../components/ui/section-panel';
 import { confirmDialog } from '../../lib/confirm';
@@ -23,8 +24,8 @@ function formatPrice(price: number, locale: Locale): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: CURRENCY }).format(price);
 }
 
-/** The NumberInput's value: a number, or '' while empty. */
-type PriceValue = number | string;
+/** The price field's value: a number, or '' while empty. */
+type PriceValue = DecimalValue;
 
 /** A price from the input, checked by the same rule as the server (≥ 0, two decimals at most). */
 function checkedPrice(value: PriceValue): { price: number } | { error: string } {
@@ -96,96 +97,96 @@ export function ProductsPanel() {
           {(items) => (
             <DataTable
               label={t('products.table_label')}
-              columns={[t('products.id'), t('products.designation'), t('products.price'), t('products.operations')]}
+              rows={items}
+              rowKey={(product) => product.product_id}
+              columns={[
+                { header: t('products.id'), cell: (product) => product.product_id },
+                { header: t('products.designation'), cell: (product) => product.designation, td: { fw: 600 } },
+                {
+                  header: t('products.price'),
+                  cell: (product) =>
+                    editing?.productId === product.product_id ? (
+                      <DecimalInput
+                        aria-label={t('products.price_of', { name: product.designation })}
+                        value={editing.value}
+                        onChange={(value) => setEditing({ productId: product.product_id, value })}
+                        onKeyDown={(event) => {
+                          if (event.key === 'Enter') void savePrice(product);
+                          if (event.key === 'Escape') setEditing(undefined);
+                        }}
+                        error={translateFieldError(t, editing.error)}
+                        min={0}
+                        max={PRICE_MAX}
+                        step={PRICE_STEP}
+                        decimals={2}
+                        fixedDecimals
+                        unit={CURRENCY}
+                        w={160}
+                        size="xs"
+                        autoFocus
+                      />
+                    ) : (
+                      formatPrice(product.price, locale)
+                    ),
+                },
+              ]}
+              actions={{
+                header: t('products.operations'),
+                cell: (product) => {
+                  const busy = busyId === product.product_id;
+                  const name = product.designation;
+                  return (
+                    <>
+                      {editing?.productId === product.product_id ? (
+                        <>
+                          <Button
+                            size="xs"
+                            onClick={() => void savePrice(product)}
+                            loading={busy}
+                            aria-label={t('products.save_named', { name })}
+                          >
+                            {t('common.save')}
+                          </Button>
+                          <Button
+                            size="xs"
+                            variant="default"
+                            onClick={() => setEditing(undefined)}
+                            disabled={busy}
+                            aria-label={t('products.cancel_named', { name })}
+                          >
+                            {t('common.cancel')}
+                          </Button>
+                        </>
+                      ) : (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => startEditing(product)}
+                          disabled={busyId !== undefined}
+                          aria-label={t('products.edit_price_named', { name })}
+                        >
+                          {t('products.edit_price')}
+                        </Button>
+                      )}
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => void remove(product)}
+                        disabled={busyId !== undefined}
+                        aria-label={t('products.delete_named', { name })}
+                      >
+                        {t('products.delete')}
+                      </Button>
+                    </>
+                  );
+                },
+              }}
               minWidth={560}
               maxHeight={TABLE_MAX_HEIGHT}
               highlightOnHover
               stickyHeader
-            >
-              {items.map((product) => {
-                const isEditing = editing?.productId === product.product_id;
-                const busy = busyId === product.product_id;
-                const name = product.designation;
-                return (
-                  <Table.Tr key={product.product_id}>
-                    <Table.Td>{product.product_id}</Table.Td>
-                    <Table.Td fw={600}>{name}</Table.Td>
-                    <Table.Td>
-                      {isEditing ? (
-                        <NumberInput
-                          aria-label={t('products.price_of', { name })}
-                          value={editing.value}
-                          onChange={(value) => setEditing({ productId: product.product_id, value })}
-                          onKeyDown={(event) => {
-                            if (event.key === 'Enter') void savePrice(product);
-                            if (event.key === 'Escape') setEditing(undefined);
-                          }}
-                          error={translateFieldError(t, editing.error)}
-                          min={0}
-                          max={PRICE_MAX}
-                          step={PRICE_STEP}
-                          decimalScale={2}
-                          fixedDecimalScale
-                          allowNegative={false}
-                          decimalSeparator={locale === 'en' ? '.' : ','}
-                          suffix={` ${CURRENCY}`}
-                          w={160}
-                          size="xs"
-                          autoFocus
-                        />
-                      ) : (
-                        formatPrice(product.price, locale)
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        {isEditing ? (
-                          <>
-                            <Button
-                              size="xs"
-                              onClick={() => void savePrice(product)}
-                              loading={busy}
-                              aria-label={t('products.save_named', { name })}
-                            >
-                              {t('common.save')}
-                            </Button>
-                            <Button
-                              size="xs"
-                              variant="default"
-                              onClick={() => setEditing(undefined)}
-                              disabled={busy}
-                              aria-label={t('products.cancel_named', { name })}
-                            >
-                              {t('common.cancel')}
-                            </Button>
-                          </>
-                        ) : (
-                          <Button
-                            size="xs"
-                            variant="light"
-                            onClick={() => startEditing(product)}
-                            disabled={busyId !== undefined}
-                            aria-label={t('products.edit_price_named', { name })}
-                          >
-                            {t('products.edit_price')}
-                          </Button>
-                        )}
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => void remove(product)}
-                          disabled={busyId !== undefined}
-                          aria-label={t('products.delete_named', { name })}
-                        >
-                          {t('products.delete')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </DataTable>
+            />
           )}
         </QueryContent>
       </SectionPanel>
@@ -235,15 +236,14 @@ function NewProductForm({ locale, onCreated }: { locale: Locale; onCreated: () =
             <TextInput label={t('products.designation_pt_BR')} required {...field('designation.pt-BR')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, lg: 3 }}>
-            <NumberInput
+            <DecimalInput
               label={t('products.price_eur')}
               required
               min={0}
               max={PRICE_MAX}
               step={PRICE_STEP}
-              decimalScale={2}
-              allowNegative={false}
-              decimalSeparator={locale === 'en' ? '.' : ','}
+              decimals={2}
+              fixedDecimals
               {...field('price')}
             />
           </Grid.Col>

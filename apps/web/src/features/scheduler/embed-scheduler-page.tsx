@@ -20,7 +20,8 @@ function positiveInteger(value: string | null): number | undefined {
 
 /**
  * docs/product-rules.md#api Embedded scheduling calendar:
- * /embed/scheduler?vet_id&profile_id&email&name&date&prefix&lang, shown in an iframe by the booking screen. It lists
+ * /embed/scheduler?vet_id&profile_id&email&name&date&prefix&lang (and ours: start, a time chosen before a canceled
+ * payment, selected again while free), shown in an iframe by the booking screen. It lists
  * the free slots of a date in the customer's zone (other dates of the window are a click away); choosing one and
  * confirming puts a hold on it and posts { status: 'success', eventId, startTime } to the embedding page (our origin
  * only).
@@ -62,6 +63,7 @@ export function EmbedSchedulerPage() {
         lastDate={lastDate}
         name={search.get('name') ?? ''}
         prefix={search.get('prefix') ?? ''}
+        start={search.get('start') ?? undefined}
       />
     </SchedulerShell>
   );
@@ -98,6 +100,7 @@ function DateSlots(props: {
   lastDate: string;
   name: string;
   prefix: string;
+  start: string | undefined;
 }) {
   const { t } = useTranslation();
   const locale = currentLocale();
@@ -145,6 +148,7 @@ function DateSlots(props: {
         firstDate={props.today}
         lastDate={props.lastDate}
         initialDate={props.date}
+        initialStart={props.start}
         confirmLabel={t('scheduler.confirm')}
         onConfirm={hold}
       />

@@ -19,6 +19,8 @@ export interface SlotPickerProps {
   /** The last date offered; none for staff, who are not bound to the booking window. */
   lastDate: string | undefined;
   initialDate: string;
+  /** A slot to have chosen once the list shows it (the time chosen before a canceled payment). */
+  initialStart?: string;
   /** The label of the button that takes the chosen slot. */
   confirmLabel: string;
   /** Takes the chosen slot; answers false when it could not (the list is fetched again, the choice cleared). */
@@ -37,9 +39,20 @@ export function SlotPicker(props: SlotPickerProps) {
   const slots = useFreeSlots(vetId, { from: date, to: date, tz }, profileId);
   const [chosen, setChosen] = useState<FreeSlotDto | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Done while rendering, once, when the first list arrives: chosen if it is still free.
+  const [pendingStart, setPendingStart] = useState(props.initialStart);
+  if (pendingStart && slots.data) {
+    setPendingStart(undefined);
+    setChosen(slots.data.find((slot) => slot.start === pendingStart) ?? null);
+  }
   const changeDate = (next: string) => {
     setDate(next);
     setChosen(null);
+  };
+  // Choosing the shown date again is how a person asks for the times again.
+  const chooseDate = (next: string) => {
+    if (next === date) void slots.refetch();
+    changeDate(next);
   };
 
   async function confirm(slot: FreeSlotDto) {
@@ -72,7 +85,7 @@ export function SlotPicker(props: SlotPickerProps) {
           minDate={firstDate}
           maxDate={lastDate}
           onChange={(value) => {
-            if (value) changeDate(value);
+            if (value) chooseDate(value);
           }}
         />
         <Button

@@ -1,17 +1,19 @@
 import { useState } from 'react';
-import { Alert, Grid, Loader, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Grid, Loader, Stack, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DISCOUNT_MAX, DISCOUNT_MIN, DISCOUNT_STEP } from '@vetcall/shared/constants';
 import { vetProfileSchema, type Vet } from '@vetcall/shared/schemas/staff';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { DataList } from '../../components/ui/data-list';
+import { DecimalInput } from '../../components/ui/decimal-input';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { useSession } from '../../lib/auth-store';
 import { useProfileSave } from '../../lib/profile-save';
 import { useFieldProps } from '../../lib/use-field-props';
 import { CalendarLinkPanel } from '../calendar/calendar-link-panel';
 import { IcsFeedPanel } from '../calendar/ics-feed-panel';
+import { CalDavPanel } from '../calendar/caldav-panel';
 import { updateVetProfile, useVetProfile } from './api/staff';
 import { ProfileCard, ProfileFormButtons } from './components/profile-card';
 
@@ -92,14 +94,14 @@ function VetProfile({ vet }: { vet: Vet }) {
                 <TextInput label={t('staff.specialty')} required {...field('specialty')} />
               </Grid.Col>
               <Grid.Col span={{ base: 12, sm: 6 }}>
-                <NumberInput
+                <DecimalInput
                   label={t('staff.discount')}
                   description={t('staff.discount_hint')}
                   min={DISCOUNT_MIN}
                   max={DISCOUNT_MAX}
                   step={DISCOUNT_STEP}
-                  allowDecimal={false}
-                  suffix=" %"
+                  decimals={0}
+                  unit="%"
                   {...field('discount')}
                 />
               </Grid.Col>
@@ -118,6 +120,7 @@ function VetProfile({ vet }: { vet: Vet }) {
         )}
       </ProfileCard>
       <CalendarLinkPanel vet={vet} />
+      <CalDavPanel vetId={vet.vet_id} />
       <IcsFeedPanel vetId={vet.vet_id} />
     </Stack>
   );

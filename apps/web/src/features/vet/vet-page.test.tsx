@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { z } from 'zod';
 import { appointmentPageSchema, vetCustomerSchema } from '@vetcall/shared/schemas/appointment';
+import { NEXT_CURSOR_HEADER } from '@vetcall/shared/schemas/fields';
 import { vetSchema } from '@vetcall/shared/schemas/staff';
 import { authStore } from '../../lib/auth-store';
 import { browserTimeZone } from '../../lib/format';
@@ -110,6 +111,41 @@ describe('VetPage', () => {
     ).toEqual(['IDNameEmailPhoneAddressVAT number', '5Rita Sousarita@x.test912345678Rua A123']);
     expect(api.urls).toContain('/api/vets/customers/4');
     expect(router.state.location.pathname).toBe('/vet');
+  });
+
+  it("loads the vet's customers page by page with Load more customers, following X-Next-Cursor", async () => {
+    const rita = {
+      user_id: 5,
+      name: 'Rita Sousa',
+      email: 'rita@x.test',
+      phone: '912345678',
+      address: 'Rua A',
+      tax_id: '1',
+    };
+    const tiago = {
+      user_id: 9,
+      name: 'Tiago Reis',
+      email: 'tiago@x.test',
+      phone: '912000000',
+      address: 'Rua B',
+      tax_id: '2',
+    };
+    const api = serverWithVet(false).raw('GET', /^\/api\/vets\/customers\/4/, ({ url }) => {
+      const second = new URL(url, 'http://x').searchParams.get('cursor') === 'after-rita';
+      const body = z.array(vetCustomerSchema).parse(second ? [tiago] : [rita]);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (!second) headers[NEXT_CURSOR_HEADER] = 'after-rita';
+      return new Response(JSON.stringify(body), { status: 200, headers });
+    });
+    renderRoutes(routes, '/vet?mode=customers');
+    const table = await screen.findByRole('table', { name: 'Your customers' });
+    expect(within(table).getAllByRole('row')).toHaveLength(2);
+    await userEvent.click(screen.getByRole('button', { name: 'Load more customers' }));
+    expect(await within(table).findByText('Tiago Reis')).toBeTruthy();
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(api.urls).toContain('/api/vets/customers/4?cursor=after-rita');
+    // The second page sent no cursor: it was the last.
+    expect(screen.queryByRole('button', { name: 'Load more customers' })).toBeNull();
   });
 
   it("lists the vet's appointments of the default window, filters them by status and opens one", async () => {

@@ -143,11 +143,11 @@ describe('AppointmentPage', () => {
     expect(alert.textContent).toContain(en.video.closed_at.replace('{{time}}', formatDateTime(lookup.closes_at, 'en')));
   });
 
-  it('says when there were too many attempts', async () => {
-    stubLookup(refusal(429, { error: 'too_many_requests', message: 'Slow down' }));
+  it('says when there were too many attempts, and when to try again', async () => {
+    stubLookup(refusal(429, { error: 'too_many_requests', message: 'Slow down' }, { 'retry-after': '61' }));
     renderRoutes(routes, '/appointment/123456?lang=en');
     await userEvent.click(connectButton());
-    expect((await screen.findByRole('alert')).textContent).toContain(en.errors.too_many_requests);
+    expect((await screen.findByRole('alert')).textContent).toContain('Too many attempts. Try again in 2 minutes.');
   });
 
   it('says when the server cannot be reached', async () => {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useLocation, useNavigate, useParams } from 'react-router';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { PIN_CONNECTING_DELAY_MS } from '@vetcall/shared/constants';
@@ -9,6 +10,7 @@ import type { PinLookup } from '@vetcall/shared/schemas/video';
 import { PublicLayout } from '../../app/layouts/public-layout';
 import { clientConfig } from '../../lib/client-config';
 import { formatDateTime } from '../../lib/format';
+import { tooManyRequestsMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { useFieldProps } from '../../lib/use-field-props';
 import { lookupPin, type PinRefusal } from './api/pin-lookup';
@@ -33,7 +35,7 @@ type Phase =
   | { name: 'room'; pin: string; lookup: PinLookup; resumeToken?: string };
 
 /** The 'unavailable' explanation: when the room opens or closed if the server said, else the error's text. */
-function refusalMessage(t: (key: string, options?: Record<string, unknown>) => string, refusal: PinRefusal): string {
+function refusalMessage(t: TFunction, refusal: PinRefusal): string {
   const locale = currentLocale();
   if (refusal.code === 'room_not_open' && refusal.opensAt) {
     return t('video.opens_at', { time: formatDateTime(refusal.opensAt, locale) });
@@ -41,6 +43,7 @@ function refusalMessage(t: (key: string, options?: Record<string, unknown>) => s
   if (refusal.code === 'room_closed' && refusal.closesAt) {
     return t('video.closed_at', { time: formatDateTime(refusal.closesAt, locale) });
   }
+  if (refusal.code === 'too_many_requests') return tooManyRequestsMessage(t, refusal.retryAfterSeconds);
   return t(`errors.${refusal.code}`, { defaultValue: t('errors.internal_error') });
 }
 

@@ -11,7 +11,8 @@ import type {
   RescheduleAppointmentInput,
   VetCustomer,
 } from '@vetcall/shared/schemas/appointment';
-import { apiDownload, apiRequest } from '../../../lib/api-client';
+import { NEXT_CURSOR_HEADER } from '@vetcall/shared/schemas/fields';
+import { apiDownload, apiRequest, apiRequestWithHeaders } from '../../../lib/api-client';
 
 /** Every appointment query starts with one of these, so a Save can refresh them all at once. */
 export const APPOINTMENT_KEY = 'appointment';
@@ -99,11 +100,23 @@ export function useVetAppointments(
   });
 }
 
-/** GET /api/vets/customers/{vet_id}: the customers with appointments with this vet. */
+/** One page of a vet's customers: the answer is a bare array; the next page's cursor comes in a header. */
+export interface VetCustomerPage {
+  customers: VetCustomer[];
+  nextCursor: string | null;
+}
+
+/** GET /api/vets/customers/{vet_id}?cursor: the customers with appointments with this vet, page by page. */
 export function useVetCustomers(vetId: number) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: ['vet-customers', vetId],
-    queryFn: () => apiRequest<VetCustomer[]>(`/api/vets/customers/${vetId}`),
+    queryFn: async ({ pageParam }: { pageParam: string | null }): Promise<VetCustomerPage> => {
+      const query = pageParam ? `?${new URLSearchParams({ cursor: pageParam }).toString()}` : '';
+      const { data, headers } = await apiRequestWithHeaders<VetCustomer[]>(`/api/vets/customers/${vetId}${query}`);
+      return { customers: data, nextCursor: headers.get(NEXT_CURSOR_HEADER) };
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
   });
 }
 

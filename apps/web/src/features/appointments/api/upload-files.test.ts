@@ -6,7 +6,7 @@ import { uploadAppointmentFiles } from './upload-files';
 /** A stand-in for XMLHttpRequest that records the request and answers as told. */
 class FakeRequest {
   static last: FakeRequest;
-  static answer: { status: number; body: string } = { status: 201, body: '[]' };
+  static answer: { status: number; body: string; headers?: Record<string, string> } = { status: 201, body: '[]' };
   method = '';
   url = '';
   headers: Record<string, string> = {};
@@ -29,6 +29,9 @@ class FakeRequest {
   }
   setRequestHeader(name: string, value: string) {
     this.headers[name] = value;
+  }
+  getResponseHeader(name: string): string | null {
+    return FakeRequest.answer.headers?.[name.toLowerCase()] ?? null;
   }
   addEventListener(type: string, listener: (event: unknown) => void) {
     (this.listeners[type] ??= []).push(listener);
@@ -82,6 +85,20 @@ describe('uploadAppointmentFiles', () => {
     await expect(uploadAppointmentFiles({ appointment_id: 12, file_description: 'X-ray' }, [])).rejects.toMatchObject({
       status: 413,
       code: 'files_too_large',
+    });
+  });
+
+  it('keeps the Retry-After of a 429, so the person is told when to try again', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeRequest);
+    FakeRequest.answer = {
+      status: 429,
+      body: JSON.stringify({ error: 'too_many_requests', message: 'x' }),
+      headers: { 'retry-after': '120' },
+    };
+    await expect(uploadAppointmentFiles({ appointment_id: 12, file_description: 'X-ray' }, [])).rejects.toMatchObject({
+      status: 429,
+      code: 'too_many_requests',
+      retryAfterSeconds: 120,
     });
   });
 });

@@ -35,7 +35,14 @@ export function uploadAppointmentFiles(
         }
         return;
       }
-      reject(parseApiError(request.status, request.statusText, request.responseText));
+      reject(
+        parseApiError(
+          request.status,
+          request.statusText,
+          request.responseText,
+          request.getResponseHeader('retry-after'),
+        ),
+      );
     });
     request.addEventListener('error', () => reject(networkError()));
     request.addEventListener('abort', () => reject(networkError('upload aborted')));

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Table, Text } from '@mantine/core';
+import { Badge, Button, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@vetcall/shared/locales';
 import type { AppointmentFile } from '@vetcall/shared/schemas/appointment';
@@ -20,39 +20,17 @@ interface FilesTableProps {
   onDropPending: (entry: PendingFile) => void;
 }
 
+/** A row: a stored file, or one waiting for Save. */
+type FileRow = { stored: AppointmentFile } | { pending: PendingFile };
+
 /**
  * The appointment's files (docs/product-rules.md#appointment-records): the stored ones, struck through when marked for
  * removal, then the ones waiting for Save. Every file downloads; removal is offered while editing, where the rules
  * allow it.
  */
-export function AppointmentFilesTable({ files, pending, locale, onDropPending, ...storedProps }: FilesTableProps) {
-  const { t } = useTranslation();
-  if (files.length === 0 && pending.length === 0) return <Text c="dimmed">{t('appointment.no_files')}</Text>;
-  return (
-    <DataTable
-      label={t('appointment.files_table')}
-      columns={[
-        t('appointment.file_name'),
-        t('appointment.file_description'),
-        t('appointment.file_type'),
-        t('appointment.file_size'),
-        t('appointment.upload_time'),
-        t('appointment.operations'),
-      ]}
-      minWidth={720}
-    >
-      {files.map((file) => (
-        <StoredFileRow key={file.file_id} file={file} locale={locale} {...storedProps} />
-      ))}
-      {pending.map((entry) => (
-        <PendingFileRow key={`pending-${entry.key}`} entry={entry} locale={locale} onDrop={onDropPending} />
-      ))}
-    </DataTable>
-  );
-}
-
-function StoredFileRow({
-  file,
+export function AppointmentFilesTable({
+  files,
+  pending,
   removals,
   editing,
   canRemove,
@@ -60,93 +38,106 @@ function StoredFileRow({
   onDownload,
   onRemove,
   onKeep,
-}: Omit<FilesTableProps, 'files' | 'pending' | 'onDropPending'> & { file: AppointmentFile }) {
+  onDropPending,
+}: FilesTableProps) {
   const { t } = useTranslation();
-  const removing = removals.includes(file.file_id);
+  if (files.length === 0 && pending.length === 0) return <Text c="dimmed">{t('appointment.no_files')}</Text>;
+  const removing = (row: FileRow) => 'stored' in row && removals.includes(row.stored.file_id);
+  const nameOf = (row: FileRow) => ('stored' in row ? row.stored.file_name : row.pending.file.name);
   return (
-    <Table.Tr>
-      <Table.Td style={{ overflowWrap: 'anywhere', textDecoration: removing ? 'line-through' : undefined }}>
-        {file.file_name}
-      </Table.Td>
-      <Table.Td>{file.file_description}</Table.Td>
-      <Table.Td>{file.file_type}</Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSize(file.file_size, locale)}</Table.Td>
-      <Table.Td>
-        {removing ? (
-          <Badge color="red" variant="light">
-            {t('appointment.marked_for_removal')}
-          </Badge>
-        ) : (
-          formatDateTime(file.upload_time, locale)
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          <Button
-            size="xs"
-            variant="light"
-            onClick={() => onDownload(file)}
-            aria-label={t('appointment.download_named', { name: file.file_name })}
-          >
-            {t('appointment.download')}
-          </Button>
-          {editing &&
-            canRemove(file) &&
-            (removing ? (
+    <DataTable<FileRow>
+      label={t('appointment.files_table')}
+      rows={[...files.map((stored) => ({ stored })), ...pending.map((entry) => ({ pending: entry }))]}
+      rowKey={(row) => ('stored' in row ? row.stored.file_id : `pending-${row.pending.key}`)}
+      columns={[
+        {
+          header: t('appointment.file_name'),
+          cell: (row) => (
+            <Text span inherit td={removing(row) ? 'line-through' : undefined}>
+              {nameOf(row)}
+            </Text>
+          ),
+          td: { style: { overflowWrap: 'anywhere' } },
+        },
+        {
+          header: t('appointment.file_description'),
+          cell: (row) => ('stored' in row ? row.stored.file_description : row.pending.description),
+        },
+        {
+          header: t('appointment.file_type'),
+          cell: (row) => ('stored' in row ? row.stored.file_type : row.pending.file.type || '—'),
+        },
+        {
+          header: t('appointment.file_size'),
+          cell: (row) => formatFileSize('stored' in row ? row.stored.file_size : row.pending.file.size, locale),
+          td: { style: { whiteSpace: 'nowrap' } },
+        },
+        {
+          header: t('appointment.upload_time'),
+          cell: (row) => {
+            if ('pending' in row) return <Badge variant="light">{t('appointment.pending_upload')}</Badge>;
+            if (!removing(row)) return formatDateTime(row.stored.upload_time, locale);
+            return (
+              <Badge color="red" variant="light">
+                {t('appointment.marked_for_removal')}
+              </Badge>
+            );
+          },
+        },
+      ]}
+      actions={{
+        header: t('appointment.operations'),
+        cell: (row) => {
+          if ('pending' in row) {
+            return (
               <Button
                 size="xs"
                 variant="default"
-                onClick={() => onKeep(file)}
-                aria-label={t('appointment.keep_named', { name: file.file_name })}
+                onClick={() => onDropPending(row.pending)}
+                aria-label={t('appointment.drop_pending_named', { name: row.pending.file.name })}
               >
-                {t('appointment.keep')}
+                {t('appointment.drop_pending')}
               </Button>
-            ) : (
+            );
+          }
+          const file = row.stored;
+          return (
+            <>
               <Button
                 size="xs"
                 variant="light"
-                color="red"
-                onClick={() => onRemove(file)}
-                aria-label={t('appointment.delete_named', { name: file.file_name })}
+                onClick={() => onDownload(file)}
+                aria-label={t('appointment.download_named', { name: file.file_name })}
               >
-                {t('appointment.delete')}
+                {t('appointment.download')}
               </Button>
-            ))}
-        </Group>
-      </Table.Td>
-    </Table.Tr>
-  );
-}
-
-function PendingFileRow({
-  entry,
-  locale,
-  onDrop,
-}: {
-  entry: PendingFile;
-  locale: Locale;
-  onDrop: (entry: PendingFile) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Table.Tr>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>{entry.file.name}</Table.Td>
-      <Table.Td>{entry.description}</Table.Td>
-      <Table.Td>{entry.file.type || '—'}</Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSize(entry.file.size, locale)}</Table.Td>
-      <Table.Td>
-        <Badge variant="light">{t('appointment.pending_upload')}</Badge>
-      </Table.Td>
-      <Table.Td>
-        <Button
-          size="xs"
-          variant="default"
-          onClick={() => onDrop(entry)}
-          aria-label={t('appointment.drop_pending_named', { name: entry.file.name })}
-        >
-          {t('appointment.drop_pending')}
-        </Button>
-      </Table.Td>
-    </Table.Tr>
+              {editing &&
+                canRemove(file) &&
+                (removing(row) ? (
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => onKeep(file)}
+                    aria-label={t('appointment.keep_named', { name: file.file_name })}
+                  >
+                    {t('appointment.keep')}
+                  </Button>
+                ) : (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => onRemove(file)}
+                    aria-label={t('appointment.delete_named', { name: file.file_name })}
+                  >
+                    {t('appointment.delete')}
+                  </Button>
+                ))}
+            </>
+          );
+        },
+      }}
+      minWidth={720}
+    />
   );
 }

@@ -1,11 +1,14 @@
-import { Alert, Box, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AppointmentListItem, AppointmentPage } from '@vetcall/shared/schemas/appointment';
+import { DataTable } from '../../../components/ui/data-table';
 import { apiErrorMessage } from '../../../lib/form-errors';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatEuros } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
-import { formatEuros } from '../../../lib/format';
+
+/** docs/product-rules.md#limits: appointment lists scroll within 420 px. */
+const TABLE_MAX_HEIGHT = 420;
 
 /**
  * The appointment lists of vets and managers (docs/product-rules.md#vet-screens, #manager-screens): a scroll region of
@@ -25,51 +28,43 @@ export function AppointmentsTable({
   const locale = currentLocale();
   if (items.length === 0) return <Text c="dimmed">{t('appointments.empty')}</Text>;
   return (
-    <Box role="region" aria-label={t('appointments.table_region')} tabIndex={0} mah={420} style={{ overflow: 'auto' }}>
-      <Table striped highlightOnHover stickyHeader miw={showVet ? 900 : 800} aria-label={t('appointments.table_label')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('appointments.id')}</Table.Th>
-            <Table.Th>{t('appointments.schedule')}</Table.Th>
-            <Table.Th>{t('appointments.customer')}</Table.Th>
-            <Table.Th>{t('appointments.pet')}</Table.Th>
-            {showVet && <Table.Th>{t('appointments.vet')}</Table.Th>}
-            <Table.Th>{t('appointments.status')}</Table.Th>
-            <Table.Th>{t('appointments.status_date')}</Table.Th>
-            <Table.Th>{t('appointments.price')}</Table.Th>
-            <Table.Th>{t('appointments.operations')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {items.map((item) => (
-            <Table.Tr key={item.appointment_id} onClick={() => onOpen(item)} style={{ cursor: 'pointer' }}>
-              <Table.Td>{item.appointment_id}</Table.Td>
-              <Table.Td>{formatDateTime(item.schedule, locale)}</Table.Td>
-              <Table.Td>{item.customer_name}</Table.Td>
-              <Table.Td>{item.pet_name}</Table.Td>
-              {showVet && <Table.Td>{item.vet_name}</Table.Td>}
-              <Table.Td>{t(`appointment_status.${item.appointment_status_key}`)}</Table.Td>
-              <Table.Td>{formatDateTime(item.status_date, locale)}</Table.Td>
-              <Table.Td>{formatEuros(item.price, locale)}</Table.Td>
-              <Table.Td>
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={(event) => {
-                    // The row opens it too; one open is enough.
-                    event.stopPropagation();
-                    onOpen(item);
-                  }}
-                  aria-label={t('appointments.details_named', { id: item.appointment_id, pet: item.pet_name })}
-                >
-                  {t('appointments.details')}
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Box>
+    <DataTable
+      label={t('appointments.table_label')}
+      rows={items}
+      rowKey={(item) => item.appointment_id}
+      onRowClick={onOpen}
+      columns={[
+        { header: t('appointments.id'), cell: (item) => item.appointment_id },
+        { header: t('appointments.schedule'), cell: (item) => formatDateTime(item.schedule, locale) },
+        { header: t('appointments.customer'), cell: (item) => item.customer_name },
+        { header: t('appointments.pet'), cell: (item) => item.pet_name },
+        showVet && { header: t('appointments.vet'), cell: (item) => item.vet_name },
+        {
+          header: t('appointments.status'),
+          cell: (item) => t(`appointment_status.${item.appointment_status_key}`),
+        },
+        { header: t('appointments.status_date'), cell: (item) => formatDateTime(item.status_date, locale) },
+        { header: t('appointments.price'), cell: (item) => formatEuros(item.price, locale) },
+      ]}
+      actions={{
+        header: t('appointments.operations'),
+        cell: (item) => (
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => onOpen(item)}
+            aria-label={t('appointments.details_named', { id: item.appointment_id, pet: item.pet_name })}
+          >
+            {t('appointments.details')}
+          </Button>
+        ),
+      }}
+      minWidth={showVet ? 900 : 800}
+      maxHeight={TABLE_MAX_HEIGHT}
+      scrollRegion={t('appointments.table_region')}
+      highlightOnHover
+      stickyHeader
+    />
   );
 }
 

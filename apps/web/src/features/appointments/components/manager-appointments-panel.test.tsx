@@ -16,6 +16,7 @@ import { loadTestClientConfig } from '../../../test/client-config';
 import { lifecycleOf } from '../../../test/appointment-fixtures';
 import { fakeApi } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
+import { PHONE_WIDTH, setViewportWidth } from '../../../test/viewport';
 import { writeDate } from '../../../test/user-input';
 import { ManagerAppointmentsPanel } from './manager-appointments-panel';
 
@@ -170,6 +171,20 @@ describe('ManagerAppointmentsPanel', { timeout: 15_000 }, () => {
     );
     expect(exported.searchParams.get('param')).toBe('2026-11-06_2026-12-06_all');
     expect(exported.searchParams.get('tz')).toBe(browserTimeZone());
+  });
+
+  it('on a phone, lists the appointments as cards, each with its Details button', async () => {
+    setViewportWidth(PHONE_WIDTH);
+    fakeServer();
+    render(withProviders(<ManagerAppointmentsPanel />));
+    const region = await screen.findByRole('region', { name: 'Appointments, scrollable' });
+    const list = await within(region).findByRole('list', { name: 'Appointments' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = within(within(list).getAllByRole('listitem')[0]!);
+    expect(card.getByText('Bolinha')).toBeTruthy();
+    expect(card.getByText('Dr. Rui')).toBeTruthy();
+    await userEvent.click(card.getByRole('button', { name: 'Details of appointment 1 (Bolinha)' }));
+    expect(await screen.findByRole('dialog', { name: 'Appointment 1' })).toBeTruthy();
   });
 
   it('opens a row read-only: observations shown, nothing to modify', async () => {

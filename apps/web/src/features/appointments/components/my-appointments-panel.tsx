@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { Alert, Box, Button, Group, Loader, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
   MY_APPOINTMENTS_WHEN,
   type MyAppointmentItem,
   type MyAppointmentsWhen,
 } from '@vetcall/shared/schemas/appointment';
+import { DataTable } from '../../../components/ui/data-table';
 import { apiErrorMessage } from '../../../lib/form-errors';
 import { browserTimeZone, formatDateTime, formatEuros } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
@@ -88,75 +89,63 @@ function MyAppointmentsList({
 
   return (
     <Stack gap="sm">
-      <Box
-        role="region"
-        aria-label={t('my_appointments.table_region')}
-        tabIndex={0}
-        mah={420}
-        style={{ overflow: 'auto' }}
-      >
-        <Table striped highlightOnHover stickyHeader miw={760} aria-label={t('my_appointments.table_label')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('my_appointments.schedule')}</Table.Th>
-              <Table.Th>{t('my_appointments.pet')}</Table.Th>
-              <Table.Th>{t('my_appointments.vet')}</Table.Th>
-              <Table.Th>{t('my_appointments.status')}</Table.Th>
-              <Table.Th>{t('my_appointments.price')}</Table.Th>
-              <Table.Th>{t('my_appointments.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => {
-              const whenText = formatDateTime(item.schedule, locale);
-              const names = { pet: item.pet_name, when: whenText };
-              return (
-                <Table.Tr key={item.appointment_id} onClick={() => onOpen(item)} style={{ cursor: 'pointer' }}>
-                  <Table.Td>{whenText}</Table.Td>
-                  <Table.Td>{item.pet_name}</Table.Td>
-                  <Table.Td>{item.vet_name}</Table.Td>
-                  <Table.Td>{item.appointment_status}</Table.Td>
-                  <Table.Td>{formatEuros(item.price, locale)}</Table.Td>
-                  <Table.Td>
-                    {/* The row opens the detail too; the buttons stop it so one click is one action. */}
-                    <Group gap="xs" wrap="nowrap" onClick={(event) => event.stopPropagation()}>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => onOpen(item)}
-                        aria-label={t('my_appointments.details_named', names)}
-                      >
-                        {t('my_appointments.details')}
-                      </Button>
-                      {item.reschedule.allowed && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => onReschedule(item)}
-                          aria-label={t('my_appointments.reschedule_named', names)}
-                        >
-                          {t('my_appointments.reschedule')}
-                        </Button>
-                      )}
-                      {item.cancel.allowed && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => onCancel(item)}
-                          aria-label={t('my_appointments.cancel_named', names)}
-                        >
-                          {t('my_appointments.cancel')}
-                        </Button>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Box>
+      <DataTable
+        label={t('my_appointments.table_label')}
+        rows={items}
+        rowKey={(item) => item.appointment_id}
+        onRowClick={onOpen}
+        columns={[
+          { header: t('my_appointments.schedule'), cell: (item) => formatDateTime(item.schedule, locale) },
+          { header: t('my_appointments.pet'), cell: (item) => item.pet_name },
+          { header: t('my_appointments.vet'), cell: (item) => item.vet_name },
+          { header: t('my_appointments.status'), cell: (item) => item.appointment_status },
+          { header: t('my_appointments.price'), cell: (item) => formatEuros(item.price, locale) },
+        ]}
+        actions={{
+          header: t('my_appointments.actions'),
+          cell: (item) => {
+            const names = { pet: item.pet_name, when: formatDateTime(item.schedule, locale) };
+            return (
+              <>
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => onOpen(item)}
+                  aria-label={t('my_appointments.details_named', names)}
+                >
+                  {t('my_appointments.details')}
+                </Button>
+                {item.reschedule.allowed && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => onReschedule(item)}
+                    aria-label={t('my_appointments.reschedule_named', names)}
+                  >
+                    {t('my_appointments.reschedule')}
+                  </Button>
+                )}
+                {item.cancel.allowed && (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => onCancel(item)}
+                    aria-label={t('my_appointments.cancel_named', names)}
+                  >
+                    {t('my_appointments.cancel')}
+                  </Button>
+                )}
+              </>
+            );
+          },
+        }}
+        minWidth={760}
+        maxHeight={420}
+        scrollRegion={t('my_appointments.table_region')}
+        highlightOnHover
+        stickyHeader
+      />
       {query.hasNextPage && (
         <Group justify="center">
           <Button variant="default" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>

@@ -51,6 +51,7 @@ const record: PetRecord = {
       join_pin: null,
     },
   ],
+  history_next_cursor: null,
 };
 
 const appointment: AppointmentDto = {
@@ -88,6 +89,29 @@ describe('pet record and appointment detail, one from the other', () => {
   });
   afterEach(() => {
     vi.restoreAllMocks();
+  });
+
+  it('loads older history with Load more appointments, following history_next_cursor', async () => {
+    const older = {
+      ...record.history[1]!,
+      appointment_id: 10,
+      hash: 'f'.repeat(22),
+      schedule: '2026-09-01T10:00:00.000Z',
+    };
+    const api = fakeApi().answer('GET', /^\/api\/pets\/record\/7\/en/, petRecordSchema, ({ url }) =>
+      url.endsWith('?cursor=after-11')
+        ? { ...record, history: [older], history_next_cursor: null }
+        : { ...record, history_next_cursor: 'after-11' },
+    );
+    renderRoutes([{ path: '/customerdata', element: <Opener /> }], '/customerdata');
+    await userEvent.click(screen.getByRole('button', { name: 'Open record' }));
+    const recordDialog = await screen.findByRole('dialog', { name: 'Record of Bolinha' });
+    const history = await within(recordDialog).findByRole('table', { name: 'Appointment history' });
+    expect(within(history).getAllByRole('row')).toHaveLength(3);
+    await userEvent.click(within(recordDialog).getByRole('button', { name: 'Load more appointments' }));
+    await waitFor(() => expect(within(history).getAllByRole('row')).toHaveLength(4));
+    expect(api.urls).toEqual(['/api/pets/record/7/en', '/api/pets/record/7/en?cursor=after-11']);
+    expect(within(recordDialog).queryByRole('button', { name: 'Load more appointments' })).toBeNull();
   });
 
   it('links to the call only with a join PIN, opens Details, and Record goes back to the same record', async () => {

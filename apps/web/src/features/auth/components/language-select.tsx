@@ -1,4 +1,4 @@
-import { Select } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale, isLocale, normalizeLocale } from '@vetcall/shared/locales';
@@ -7,17 +7,20 @@ import { notifyError } from '../../../lib/notify';
 
 /**
  * The language switcher of the login screen (docs/product-rules.md#login-and-account: shown only outside production).
+ * The browser's own select: Mantine's Select would bring its popover and positioning code to the login page,
+ * whose JavaScript budget is 150 KB gzip (issue 16).
  */
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
   const [search, setSearch] = useSearchParams();
   return (
-    <Select
+    <NativeSelect
       label={t('languages.label')}
       data={LOCALES.map((locale: Locale) => ({ value: locale, label: t(`languages.${locale}`) }))}
       value={normalizeLocale(i18n.language) ?? currentLocale()}
-      onChange={(value) => {
-        if (!value || !isLocale(value)) return;
+      onChange={(event) => {
+        const value = event.currentTarget.value;
+        if (!isLocale(value)) return;
         changeLanguage(value)
           .then(() => {
             // Keep a ?lang= in the address in step with the choice, so a reload shows the same language.
@@ -26,7 +29,6 @@ export function LanguageSelect() {
           })
           .catch(() => notifyError(t('errors.network_error')));
       }}
-      allowDeselect={false}
       w={200}
       size="xs"
     />

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AvailabilityProfile } from '@vetcall/shared/schemas/availability';
 import type { BookedTimeDto, FreeSlotDto, VetAvailability } from '@vetcall/shared/schemas/scheduling';
 import { apiRequest } from '../../../lib/api-client';
+import { REFETCH_ON_RETURN } from '../../../lib/fresh-lists';
 
 export interface CalendarProfileSummary {
   id: number;
@@ -84,6 +85,7 @@ export function useFreeSlots(vetId: number, range: DateRange | null, profileId?:
         `/api/vets/${vetId}/slots?${rangeQuery(range!, profileId ? { profile_id: String(profileId) } : {})}`,
       ),
     enabled: range !== null,
+    ...REFETCH_ON_RETURN,
   });
 }
 

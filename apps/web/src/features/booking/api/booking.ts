@@ -2,15 +2,18 @@ import { useQuery } from '@tanstack/react-query';
 import type { Locale } from '@vetcall/shared/locales';
 import type { AppointmentCreated, AppointmentData, Quote } from '@vetcall/shared/schemas/booking';
 import { apiRequest, apiUpload } from '../../../lib/api-client';
+import { REFETCH_ON_RETURN } from '../../../lib/fresh-lists';
+
+export const VETS_ON_DATE_KEY = ['booking', 'vets-on'] as const;
 
 /** GET /api/vets/withavailability/{yyyymmdd}?tz: user ids of the vets with a free slot that date. */
 export function useVetsAvailableOn(date: string | null, tz: string) {
   return useQuery({
-    queryKey: ['booking', 'vets-on', date, tz],
+    queryKey: [...VETS_ON_DATE_KEY, date, tz],
     queryFn: () =>
       apiRequest<number[]>(`/api/vets/withavailability/${date!.replaceAll('-', '')}?tz=${encodeURIComponent(tz)}`),
     enabled: date !== null,
-    staleTime: 30_000,
+    ...REFETCH_ON_RETURN,
   });
 }
 

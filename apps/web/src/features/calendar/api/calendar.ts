@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Locale } from '@vetcall/shared/locales';
+import type { CalDavLinkBody, CalDavLinkResponse, CalendarSyncStatus } from '@vetcall/shared/schemas/calendar-link';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -50,4 +51,24 @@ export function createIcsFeed(vetId: number) {
 
 export function deleteIcsFeed(vetId: number) {
   return apiRequest<{ enabled: boolean }>(`/api/vets/icsfeed/${vetId}`, { method: 'DELETE' });
+}
+
+/** The vet's own calendar (ADR 019): GET /api/vets/{vet_id}/calendar. Never the password. */
+export const calendarSyncQueryKey = (vetId: number) => ['calendar-sync', vetId] as const;
+
+export function useCalendarSyncStatus(vetId: number) {
+  return useQuery({
+    queryKey: calendarSyncQueryKey(vetId),
+    queryFn: () => apiRequest<CalendarSyncStatus>(`/api/vets/${vetId}/calendar`),
+  });
+}
+
+/** PUT /api/vets/{vet_id}/calendar/caldav: the server checks the credentials before it saves them. */
+export function linkCalDav(vetId: number, body: CalDavLinkBody) {
+  return apiRequest<CalDavLinkResponse>(`/api/vets/${vetId}/calendar/caldav`, { method: 'PUT', body });
+}
+
+/** POST /api/vets/{vet_id}/calendar/refresh: read the busy times now. */
+export function refreshCalendar(vetId: number) {
+  return apiRequest<CalendarSyncStatus>(`/api/vets/${vetId}/calendar/refresh`, { method: 'POST' });
 }

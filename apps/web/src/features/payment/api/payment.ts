@@ -17,9 +17,9 @@ export function confirmPayment(paymentHash: string, locale: Locale, signal?: Abo
 
 const checkoutPath = (paymentHash: string) => `/api/payment/checkout/${encodeURIComponent(paymentHash)}`;
 
-/** GET /api/payment/checkout/{payment_hash}: what the built-in checkout shows. */
-export function fetchCheckout(paymentHash: string, signal?: AbortSignal) {
-  return apiRequest<Checkout>(checkoutPath(paymentHash), { signal });
+/** GET /api/payment/checkout/{payment_hash}: what the built-in checkout shows, the product named in `locale`. */
+export function fetchCheckout(paymentHash: string, locale: Locale, signal?: AbortSignal) {
+  return apiRequest<Checkout>(`${checkoutPath(paymentHash)}?lang=${locale}`, { signal });
 }
 
 /**

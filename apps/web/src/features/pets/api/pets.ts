@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Locale } from '@vetcall/shared/locales';
 import type { Breed } from '@vetcall/shared/schemas/breeds';
 import type { Pet, PetInput, PetRecord } from '@vetcall/shared/schemas/pet';
@@ -29,11 +29,16 @@ export function savePetChanges(customerId: number, changes: PetChanges, locale: 
   );
 }
 
-/** GET /api/pets/record/{pet_id}/{language}. */
+/** GET /api/pets/record/{pet_id}/{language}?cursor: the record, its history page by page (newest first). */
 export function usePetRecord(petId: number | undefined, locale: Locale) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: ['pet-record', petId, locale],
-    queryFn: () => apiRequest<PetRecord>(`/api/pets/record/${petId}/${locale}`),
+    queryFn: ({ pageParam }: { pageParam: string | null }) => {
+      const query = pageParam ? `?${new URLSearchParams({ cursor: pageParam }).toString()}` : '';
+      return apiRequest<PetRecord>(`/api/pets/record/${petId}/${locale}${query}`);
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.history_next_cursor,
     enabled: petId !== undefined,
   });
 }

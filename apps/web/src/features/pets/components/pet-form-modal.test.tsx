@@ -2,13 +2,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
-import pt from '@vetcall/shared/i18n/pt.json';
 import { breedListSchema } from '@vetcall/shared/schemas/breeds';
 import type { PetInput } from '@vetcall/shared/schemas/pet';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { fakeApi } from '../../../test/fake-api';
-import { initTestI18n, withProviders } from '../../../test/render';
-import { chooseOption, write, writeDate } from '../../../test/user-input';
+import { addPortugueseCatalogs, initTestI18n, withProviders } from '../../../test/render';
+import { chooseOption, fill, write, writeDate } from '../../../test/user-input';
 import type { DraftPet } from '../draft-pet';
 import { PetFormModal } from './pet-form-modal';
 
@@ -39,6 +38,23 @@ async function fillRequired(options: { birth: string; weight: string }) {
   await userEvent.type(screen.getByRole('textbox', { name: /^Weight/ }), options.weight);
 }
 
+/**
+ * The birth field ends at `last`, a day of November 2026: the day after is neither taken when typed nor offered
+ * by the calendar, which offers `last` and fills it in.
+ */
+async function expectLastBirthDay(last: number) {
+  const birth = screen.getByRole('textbox', { name: /^Birth date/ });
+  await writeDate(birth, `11/${last + 1}/2026`);
+  expect(birth).toHaveProperty('value', '');
+  await userEvent.click(birth);
+  await screen.findByRole('button', { name: `${last} November 2026`, hidden: true });
+  const day = (date: number) => screen.getByRole('button', { name: `${date} November 2026`, hidden: true });
+  expect(day(last)).toHaveProperty('disabled', false);
+  expect(day(last + 1)).toHaveProperty('disabled', true);
+  await userEvent.click(day(last));
+  expect(birth).toHaveProperty('value', `11/${last}/2026`);
+}
+
 const existingPet: DraftPet = {
   pet_id: 12,
   pet_pos: 0,
@@ -58,7 +74,7 @@ const existingPet: DraftPet = {
 describe('PetFormModal', { timeout: 20_000 }, () => {
   beforeAll(async () => {
     await initTestI18n();
-    i18next.addResourceBundle('pt', 'translation', pt);
+    addPortugueseCatalogs();
   });
   beforeEach(async () => {
     // Birth dates are limited to today: the day is frozen, timers stay real for the user events.
@@ -107,7 +123,8 @@ describe('PetFormModal', { timeout: 20_000 }, () => {
     breedCatalogue();
     const { onSubmit, dialog } = renderForm();
     await fillRequired({ birth: '01/15/2020', weight: '4.25' });
-    expect(screen.getByRole('textbox', { name: /^Weight/ })).toHaveProperty('value', '4.2 kg');
+    // The second decimal is not taken.
+    expect(screen.getByRole('textbox', { name: /^Weight \(kg\)/ })).toHaveProperty('value', '4.2');
     await userEvent.click(dialog.getByRole('button', { name: 'Add pet' }));
     expect(onSubmit.mock.calls[0]![0].weight).toBe(4.2);
   });
@@ -132,24 +149,24 @@ describe('PetFormModal', { timeout: 20_000 }, () => {
     breedCatalogue();
     renderForm();
     const birth = screen.getByRole('textbox', { name: /^Birth date/ });
-    await writeDate(birth, '11/22/2026');
-    expect(birth).toHaveProperty('value', '');
     await writeDate(birth, '12/31/1949');
     expect(birth).toHaveProperty('value', '');
-    // The calendar offers today as the last day.
-    await userEvent.click(birth);
-    const day = (name: string) => screen.getByRole('button', { name, hidden: true });
-    expect(day('21 November 2026')).toHaveProperty('disabled', false);
-    expect(day('22 November 2026')).toHaveProperty('disabled', true);
-    await userEvent.click(day('21 November 2026'));
-    expect(birth).toHaveProperty('value', '11/21/2026');
+    await expectLastBirthDay(21);
+  });
+
+  it('ends the birth dates at the clinic’s today, not the browser’s', async () => {
+    // 12:00 UTC on 21 November (the browser's zone here) is already 01:00 on the 22nd in Auckland.
+    await loadTestClientConfig({ clinic_time_zone: 'Pacific/Auckland' });
+    breedCatalogue();
+    renderForm();
+    await expectLastBirthDay(22);
   });
 
   it('shows an existing pet for editing, and applies the change', async () => {
     breedCatalogue();
     const { onSubmit, dialog } = renderForm(existingPet);
     expect(dialog.getByRole('textbox', { name: /^Birth date/ })).toHaveProperty('value', '01/15/2020');
-    expect(dialog.getByRole('textbox', { name: /^Weight/ })).toHaveProperty('value', '4.2 kg');
+    expect(dialog.getByRole('textbox', { name: /^Weight \(kg\)/ })).toHaveProperty('value', '4.2');
     const weight = dialog.getByRole('textbox', { name: /^Weight/ });
     await userEvent.clear(weight);
     await userEvent.type(weight, '4.8');
@@ -158,6 +175,47 @@ describe('PetFormModal', { timeout: 20_000 }, () => {
       expect.objectContaining({ name: 'Pérola', species: 'Cat', breed_id: 9, birth: '2020-01-15', weight: 4.8 }),
       'Persian',
     );
+  });
+
+  it('keeps saying "Edit pet" while closing, and reopens with the pet as it was, not a cancelled edit', async () => {
+    breedCatalogue();
+    const props = { onClose: () => {}, onSubmit: () => {} };
+    const { rerender } = render(withProviders(<PetFormModal opened pet={existingPet} {...props} />));
+    const weight = () => screen.getByRole('textbox', { name: /^Weight/ });
+    await userEvent.clear(weight());
+    await userEvent.type(weight(), '9');
+
+    // The page forgets the pet as it closes the dialog; the exit must not flip to the "New pet" form.
+    rerender(withProviders(<PetFormModal opened={false} pet={null} {...props} />));
+    const closing = within(screen.getByRole('dialog', { hidden: true }));
+    expect(closing.getByRole('button', { name: 'Apply', hidden: true })).toBeTruthy();
+    expect(closing.queryByText('New pet')).toBeNull();
+
+    rerender(withProviders(<PetFormModal opened pet={existingPet} {...props} />));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit pet' }));
+    expect(dialog.getByRole('textbox', { name: /^Weight/ })).toHaveProperty('value', '4.2');
+  });
+
+  it.each([
+    ['en', '4.6'],
+    ['pt', '4,6'],
+    ['pt-BR', '4,6'],
+  ])('in %s, reads 4.6 and 4,6 as 4.6 kg, typed or filled in at once, and shows %j on leaving', async (lang, shown) => {
+    await i18next.changeLanguage(lang);
+    breedCatalogue();
+    const { onSubmit, dialog } = renderForm(existingPet);
+    const weight = dialog.getByRole('textbox', { name: new RegExp(`^${i18next.t('pets.weight')}`) });
+    for (const text of ['4.6', '4,6']) {
+      for (const enter of [fill, (field: HTMLElement, typed: string) => userEvent.type(field, typed)]) {
+        await userEvent.clear(weight);
+        await enter(weight, text);
+        await userEvent.tab();
+        expect(weight, `${text} (${enter.name})`).toHaveProperty('value', shown);
+        await userEvent.click(dialog.getByRole('button', { name: i18next.t('pets.apply_changes') }));
+        expect(onSubmit.mock.lastCall?.[0].weight, `${text} (${enter.name})`).toBe(4.6);
+        onSubmit.mockClear();
+      }
+    }
   });
 
   it('in Portuguese, reads the birth date day first and the weight with a decimal comma', async () => {

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Button, Grid, Group, Modal, NumberInput, Select, TextInput } from '@mantine/core';
+import { Button, Grid, Group, Modal, Select, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { DATE_FLOOR, PET_WEIGHT_MAX, PET_WEIGHT_MIN, PET_WEIGHT_STEP } from '@vetcall/shared/constants';
-import { todayKey } from '@vetcall/shared/dates';
 import { canonicalSpecies } from '@vetcall/shared/pet-species';
 import { fieldErrorsFromIssues } from '@vetcall/shared/schemas/fields';
-import { petInputSchema, type PetInput } from '@vetcall/shared/schemas/pet';
-import { clientConfig } from '../../../lib/client-config';
+import { petInputSchemaFor, type PetInput } from '@vetcall/shared/schemas/pet';
+import { DecimalInput } from '../../../components/ui/decimal-input';
+import { clientConfig, clinicToday } from '../../../lib/client-config';
 import { currentLocale } from '../../../lib/i18n';
 import { useFieldProps } from '../../../lib/use-field-props';
 import { useBreeds } from '../api/pets';
@@ -73,6 +73,9 @@ function toInput(values: PetFormValues): PetInput {
   };
 }
 
+/** The server's rule: no birth after the clinic's today. */
+const petInputSchema = petInputSchemaFor(clinicToday);
+
 /** Form field names for the schema's paths (the species of "Other" is typed in its own field). */
 const FIELD_FOR_PATH: Record<string, keyof PetFormValues> = { species: 'species_other' };
 
@@ -92,13 +95,19 @@ export function PetFormModal({
   const locale = currentLocale();
   const form = useForm<PetFormValues>({ initialValues: valuesFromDraft(pet) });
   const field = useFieldProps(form);
-  const [lastPet, setLastPet] = useState(pet);
-  if (pet !== lastPet) {
-    setLastPet(pet);
-    form.setValues(valuesFromDraft(pet));
-    form.resetDirty(valuesFromDraft(pet));
-    form.clearErrors();
+  // The pet being shown changes only when the dialog opens: while it closes (an animated exit) its title and
+  // button keep saying "Edit"/"Apply" instead of flipping to "New pet"/"Add pet", and every opening starts
+  // from the pet as it is now, not from what a cancelled edit left in the form.
+  const [shown, setShown] = useState({ opened, pet });
+  if (opened !== shown.opened || (opened && pet !== shown.pet)) {
+    setShown({ opened, pet: opened ? pet : shown.pet });
+    if (opened) {
+      form.setValues(valuesFromDraft(pet));
+      form.resetDirty(valuesFromDraft(pet));
+      form.clearErrors();
+    }
   }
+  const editing = shown.pet !== null;
   const values = form.getValues();
   const breeds = useBreeds(values.species_choice, locale);
   const gender = values.gender === '' ? 'M' : values.gender;
@@ -124,7 +133,7 @@ export function PetFormModal({
     <Modal
       opened={opened}
       onClose={onClose}
-      title={pet ? t('pets.edit_title') : t('pets.add_title')}
+      title={editing ? t('pets.edit_title') : t('pets.add_title')}
       size="lg"
       closeButtonProps={{ 'aria-label': t('common.close') }}
     >
@@ -204,20 +213,19 @@ export function PetFormModal({
               label={t('pets.birth')}
               required
               minDate={DATE_FLOOR}
-              maxDate={todayKey(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone)}
+              maxDate={clinicToday()}
               {...field('birth')}
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6 }}>
-            <NumberInput
+            <DecimalInput
               label={t('pets.weight')}
               required
               min={PET_WEIGHT_MIN}
               max={PET_WEIGHT_MAX}
               step={PET_WEIGHT_STEP}
-              decimalScale={1}
-              decimalSeparator={locale === 'en' ? '.' : ','}
-              suffix=" kg"
+              decimals={1}
+              unit="kg"
               {...field('weight')}
             />
           </Grid.Col>
@@ -231,7 +239,7 @@ export function PetFormModal({
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit">{pet ? t('pets.apply_changes') : t('pets.add_pet')}</Button>
+          <Button type="submit">{editing ? t('pets.apply_changes') : t('pets.add_pet')}</Button>
         </Group>
       </form>
     </Modal>

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Loader, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/ui/data-table';
 import { DataList } from '../../../components/ui/data-list';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { clientConfig } from '../../../lib/client-config';
 import { formatDateKey, formatDateTime, formatNumber } from '../../../lib/format';
 import { currentLocale } from '../../../lib/i18n';
@@ -10,7 +11,8 @@ import { usePetRecord } from '../api/pets';
 import { ageLabel, fertileStatusLabel, speciesLabel } from '../pet-labels';
 
 /**
- * docs/product-rules.md#pet-records: the pet record, read-only, with its appointment history; Details opens an
+ * docs/product-rules.md#pet-records: the pet record, read-only, with its appointment history (a page at a time,
+ * docs/decisions/015-every-list-in-keyset-pages.md); Details opens an
  * appointment (docs/product-rules.md#appointment-records) through `onOpenAppointment`. The server sends a history row's
  * `join_pin` (the viewer's own PIN) only while docs/product-rules.md#states allows the join link, so the rule lives in
  * one place.
@@ -27,7 +29,10 @@ export function PetRecordModal({
   const { t } = useTranslation();
   const locale = currentLocale();
   const record = usePetRecord(petId, locale);
-  const pet = record.data?.pet;
+  // The pet and its age come with every page; the history is the pages' rows, newest first.
+  const first = record.data?.pages[0];
+  const pet = first?.pet;
+  const history = record.data?.pages.flatMap((page) => page.history) ?? [];
 
   return (
     <Modal
@@ -39,7 +44,7 @@ export function PetRecordModal({
     >
       {record.isPending && <Loader aria-label={t('app.loading')} />}
       {record.isError && <Alert color="red">{t('pet_record.load_error')}</Alert>}
-      {record.data && pet && (
+      {first && pet && (
         <Stack>
           <DataList
             cols={{ base: 2, sm: 3 }}
@@ -50,7 +55,7 @@ export function PetRecordModal({
                 [t('pets.breed'), pet.breed || '—'],
                 [t('pets.gender'), t(`pets.gender_${pet.gender}`)],
                 [t('pets.birth'), formatDateKey(pet.birth, locale)],
-                [t('pets.age'), ageLabel(t, record.data.age)],
+                [t('pets.age'), ageLabel(t, first.age)],
                 [t('pets.fertile_status'), fertileStatusLabel(t, pet.fertile_status, pet.gender)],
                 [t('pets.weight'), `${formatNumber(pet.weight, locale)} kg`],
                 ...(clientConfig().insurance_enabled ? [[t('pets.policy'), pet.policy ?? '—']] : []),
@@ -60,29 +65,25 @@ export function PetRecordModal({
           <Title order={3} size="h4" mt="md">
             {t('pet_record.history')}
           </Title>
-          {record.data.history.length === 0 ? (
+          {history.length === 0 ? (
             <Text c="dimmed">{t('pet_record.no_history')}</Text>
           ) : (
             <DataTable
               label={t('pet_record.history')}
+              rows={history}
+              rowKey={(entry) => entry.appointment_id}
               columns={[
-                t('pet_record.schedule'),
-                t('pet_record.vet'),
-                t('pet_record.status'),
-                t('pet_record.status_date'),
-                t('pet_record.link'),
-                onOpenAppointment && t('pet_record.details'),
-              ]}
-              minWidth={680}
-            >
-              {record.data.history.map((entry) => (
-                <Table.Tr key={entry.appointment_id}>
-                  <Table.Td>{formatDateTime(entry.schedule, locale)}</Table.Td>
-                  <Table.Td>{entry.vet_name}</Table.Td>
-                  <Table.Td>{t(`appointment_status.${entry.appointment_status_key}`)}</Table.Td>
-                  <Table.Td>{formatDateTime(entry.status_date, locale)}</Table.Td>
-                  <Table.Td>
-                    {entry.join_pin ? (
+                { header: t('pet_record.schedule'), cell: (entry) => formatDateTime(entry.schedule, locale) },
+                { header: t('pet_record.vet'), cell: (entry) => entry.vet_name },
+                {
+                  header: t('pet_record.status'),
+                  cell: (entry) => t(`appointment_status.${entry.appointment_status_key}`),
+                },
+                { header: t('pet_record.status_date'), cell: (entry) => formatDateTime(entry.status_date, locale) },
+                {
+                  header: t('pet_record.link'),
+                  cell: (entry) =>
+                    entry.join_pin ? (
                       <Anchor component={Link} to={`/appointment/${entry.join_pin}?lang=${locale}`}>
                         {t('pet_record.join')}
                       </Anchor>
@@ -90,26 +91,30 @@ export function PetRecordModal({
                       <Text size="sm" c="dimmed">
                         {t('pet_record.link_not_available')}
                       </Text>
-                    )}
-                  </Table.Td>
-                  {onOpenAppointment && (
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => onOpenAppointment(entry.appointment_id)}
-                        aria-label={t('pet_record.details_named', {
-                          date: formatDateTime(entry.schedule, locale),
-                        })}
-                      >
-                        {t('pet_record.details')}
-                      </Button>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </DataTable>
+                    ),
+                },
+              ]}
+              actions={
+                onOpenAppointment && {
+                  header: t('pet_record.details'),
+                  cell: (entry) => (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => onOpenAppointment(entry.appointment_id)}
+                      aria-label={t('pet_record.details_named', {
+                        date: formatDateTime(entry.schedule, locale),
+                      })}
+                    >
+                      {t('pet_record.details')}
+                    </Button>
+                  ),
+                }
+              }
+              minWidth={680}
+            />
           )}
+          <LoadMoreButton query={record} label={t('pet_record.load_more')} />
         </Stack>
       )}
     </Modal>

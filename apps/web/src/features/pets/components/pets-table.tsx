@@ -1,4 +1,4 @@
-import { Button, Group, Table, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ageBetween, todayKey } from '@vetcall/shared/dates';
 import { DataTable } from '../../../components/ui/data-table';
@@ -31,68 +31,55 @@ export function PetsTable({
   return (
     <DataTable
       label={t('pets.table_label')}
+      rows={pets}
+      rowKey={(pet) => pet.pet_pos}
       columns={[
-        t('pets.name'),
-        t('pets.species'),
-        t('pets.breed'),
-        t('pets.gender'),
-        t('pets.birth'),
-        t('pets.age'),
-        t('pets.fertile_status'),
-        t('pets.weight'),
-        insurance && t('pets.policy'),
-        t('pets.operations'),
+        { header: t('pets.name'), cell: (pet) => pet.name, td: { fw: 600 } },
+        { header: t('pets.species'), cell: (pet) => speciesLabel(t, pet.species) },
+        { header: t('pets.breed'), cell: (pet) => pet.breed_label || '—' },
+        { header: t('pets.gender'), cell: (pet) => t(`pets.gender_${pet.gender}`) },
+        { header: t('pets.birth'), cell: (pet) => formatDateKey(pet.birth, locale) },
+        { header: t('pets.age'), cell: (pet) => ageLabel(t, ageBetween(pet.birth, today)) },
+        { header: t('pets.fertile_status'), cell: (pet) => fertileStatusLabel(t, pet.fertile_status, pet.gender) },
+        { header: t('pets.weight'), cell: (pet) => `${formatNumber(pet.weight, locale)} kg` },
+        insurance && { header: t('pets.policy'), cell: (pet) => pet.policy ?? '—' },
       ]}
+      actions={{
+        header: t('pets.operations'),
+        cell: (pet) =>
+          editing ? (
+            <>
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => onEdit(pet)}
+                aria-label={t('pets.edit_named', { name: pet.name })}
+              >
+                {t('pets.edit')}
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                onClick={() => onDelete(pet)}
+                aria-label={t('pets.delete_named', { name: pet.name })}
+              >
+                {t('pets.delete')}
+              </Button>
+            </>
+          ) : (
+            <Button
+              size="xs"
+              variant="light"
+              onClick={() => onRecord(pet)}
+              aria-label={t('pets.record_named', { name: pet.name })}
+            >
+              {t('pets.record')}
+            </Button>
+          ),
+      }}
       minWidth={720}
       highlightOnHover
-    >
-      {pets.map((pet) => (
-        <Table.Tr key={pet.pet_pos}>
-          <Table.Td fw={600}>{pet.name}</Table.Td>
-          <Table.Td>{speciesLabel(t, pet.species)}</Table.Td>
-          <Table.Td>{pet.breed_label || '—'}</Table.Td>
-          <Table.Td>{t(`pets.gender_${pet.gender}`)}</Table.Td>
-          <Table.Td>{formatDateKey(pet.birth, locale)}</Table.Td>
-          <Table.Td>{ageLabel(t, ageBetween(pet.birth, today))}</Table.Td>
-          <Table.Td>{fertileStatusLabel(t, pet.fertile_status, pet.gender)}</Table.Td>
-          <Table.Td>{formatNumber(pet.weight, locale)} kg</Table.Td>
-          {insurance && <Table.Td>{pet.policy ?? '—'}</Table.Td>}
-          <Table.Td>
-            <Group gap="xs" wrap="nowrap">
-              {editing ? (
-                <>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    onClick={() => onEdit(pet)}
-                    aria-label={t('pets.edit_named', { name: pet.name })}
-                  >
-                    {t('pets.edit')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    onClick={() => onDelete(pet)}
-                    aria-label={t('pets.delete_named', { name: pet.name })}
-                  >
-                    {t('pets.delete')}
-                  </Button>
-                </>
-              ) : (
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={() => onRecord(pet)}
-                  aria-label={t('pets.record_named', { name: pet.name })}
-                >
-                  {t('pets.record')}
-                </Button>
-              )}
-            </Group>
-          </Table.Td>
-        </Table.Tr>
-      ))}
-    </DataTable>
+    />
   );
 }

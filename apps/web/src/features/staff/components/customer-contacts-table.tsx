@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/ui/data-table';
 
@@ -29,29 +28,19 @@ export function CustomerContactsTable<Row extends CustomerContact>({
   return (
     <DataTable
       label={label}
+      rows={rows}
+      rowKey={(row) => row.user_id}
       columns={[
-        t('staff.id'),
-        t('staff.name'),
-        t('staff.email'),
-        t('staff.phone'),
-        t('customer.address'),
-        t('customer.tax_id'),
-        operations && t('staff.operations'),
+        { header: t('staff.id'), cell: (row) => row.user_id },
+        { header: t('staff.name'), cell: (row) => row.name },
+        { header: t('staff.email'), cell: (row) => row.email },
+        { header: t('staff.phone'), cell: (row) => row.phone },
+        { header: t('customer.address'), cell: (row) => row.address },
+        { header: t('customer.tax_id'), cell: (row) => row.tax_id },
       ]}
+      actions={operations && { header: t('staff.operations'), cell: operations }}
       minWidth={800}
       highlightOnHover
-    >
-      {rows.map((row) => (
-        <Table.Tr key={row.user_id}>
-          <Table.Td>{row.user_id}</Table.Td>
-          <Table.Td>{row.name}</Table.Td>
-          <Table.Td>{row.email}</Table.Td>
-          <Table.Td>{row.phone}</Table.Td>
-          <Table.Td>{row.address}</Table.Td>
-          <Table.Td>{row.tax_id}</Table.Td>
-          {operations && <Table.Td>{operations(row)}</Table.Td>}
-        </Table.Tr>
-      ))}
-    </DataTable>
+    />
   );
 }

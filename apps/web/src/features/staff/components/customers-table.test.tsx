@@ -50,7 +50,7 @@ describe('CustomersTable', () => {
       'IDNameEmailPhoneAddressVAT numberOperations',
       '5Rita Carvalhorita+pets@example.test912 000 111Rua dos Açores245678901Open data',
     ]);
-    expect(screen.getByRole('link', { name: 'Open the data of Rita Carvalho' }).getAttribute('href')).toBe(
+    expect(screen.getByRole('link', { name: 'Open data of Rita Carvalho' }).getAttribute('href')).toBe(
       '/customerdata?lang=en&access=manager&email=rita%2Bpets%40example.test',
     );
     expect(within(table).queryAllByRole('button')).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { z } from 'zod';
@@ -73,7 +73,8 @@ describe('NewUserModal', { timeout: 15_000 }, () => {
     const { dialog } = renderModal('manager');
     await fillManager(dialog, 'nuno@vetcall.test', 'another-secret');
     await create(dialog);
-    expect(await screen.findAllByText('Passwords mismatch')).toHaveLength(2);
+    // The toast's container loads with the first toast (providers.tsx): wait for both messages.
+    await waitFor(() => expect(screen.getAllByText('Passwords mismatch')).toHaveLength(2));
     expect(api.calls).toEqual([]);
   });
 

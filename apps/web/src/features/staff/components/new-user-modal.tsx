@@ -3,6 +3,7 @@ import { schemaResolver, useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { newManagerSchema, newVetSchema } from '@vetcall/shared/schemas/staff';
+import { NewPasswordField } from '../../../components/ui/new-password-field';
 import { PasswordField } from '../../../components/ui/password-field';
 import { ApiError } from '../../../lib/api-client';
 import { apiErrorMessage } from '../../../lib/form-errors';
@@ -84,7 +85,12 @@ export function NewUserModal({
               <TextInput label={t('staff.specialty')} required {...field('specialty')} />
             </>
           )}
-          <PasswordField label={t('staff.password')} autoComplete="new-password" required {...field('password')} />
+          <NewPasswordField
+            label={t('staff.password')}
+            required
+            userInputs={[form.values.email, form.values.name]}
+            {...field('password')}
+          />
           <PasswordField
             label={t('staff.confirmation')}
             autoComplete="new-password"

@@ -8,6 +8,7 @@ import { authStore } from '../../../lib/auth-store';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { fakeApi, refusal } from '../../../test/fake-api';
 import { initTestI18n, withProviders } from '../../../test/render';
+import { PHONE_WIDTH, setViewportWidth } from '../../../test/viewport';
 import { write } from '../../../test/user-input';
 import { StaffTable } from './staff-table';
 
@@ -102,6 +103,36 @@ describe('StaffTable', { timeout: 15_000 }, () => {
     expect(row.getByRole('cell', { name: '+351 911 000 111' })).toBeTruthy();
     expect(row.getByRole('img', { name: 'Dr. João Silva' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'New Vet' })).toBeTruthy();
+  });
+
+  it('on a phone, shows each vet as a card with its fields and its operations, and edits in the card', async () => {
+    setViewportWidth(PHONE_WIDTH);
+    const api = fakeServer();
+    render(withProviders(<StaffTable type="vet" />));
+    const list = await screen.findByRole('list', { name: 'Vets' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const card = within(within(list).getAllByRole('listitem')[0]!);
+    expect(card.getAllByRole('term').map((term) => term.textContent)).toEqual([
+      'ID',
+      'Photo',
+      'Name',
+      'Email',
+      'Phone',
+      'Specialty',
+    ]);
+    expect(card.getByText('+351 911 000 111')).toBeTruthy();
+    const operations = within(card.getByRole('group', { name: 'Operations' }));
+    expect(operations.getByRole('button', { name: 'Edit Dr. João Silva' })).toBeTruthy();
+    expect(operations.getByRole('button', { name: /^Photo/ })).toBeTruthy();
+    expect(operations.getByRole('button', { name: 'Delete Dr. João Silva' })).toBeTruthy();
+
+    await userEvent.click(operations.getByRole('button', { name: 'Edit Dr. João Silva' }));
+    await write(card.getByRole('textbox', { name: 'Phone' }), '+351 933 444 555');
+    await userEvent.click(card.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Data edited.')).toBeTruthy();
+    expect(changes(api)).toEqual([
+      { method: 'POST', url: '/api/users/vetphone/3', body: { phone: '+351 933 444 555' } },
+    ]);
   });
 
   it('edits a row inline and sends only the fields that changed', async () => {

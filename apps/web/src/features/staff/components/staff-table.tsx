@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Table, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -138,67 +138,56 @@ export function StaffTable({ type }: { type: 'vet' | 'manager' }) {
       {users.data && (
         <DataTable
           label={isVet ? t('modes.manager.vets') : t('modes.manager.managers')}
+          rows={users.data}
+          rowKey={(row) => row.user_id}
           columns={[
-            t('staff.id'),
-            t('staff.photo'),
-            t('staff.name'),
-            t('staff.email'),
-            isVet && t('staff.phone'),
-            isVet && t('staff.specialty'),
-            t('staff.operations'),
+            { header: t('staff.id'), cell: (row) => row.user_id },
+            { header: t('staff.photo'), cell: (row) => <UserAvatar userId={row.user_id} name={row.name} /> },
+            ...fields.map((field) => ({
+              header: t(`staff.${field.key}`),
+              cell: (row: UserRow) => cell(field.key, row),
+            })),
           ]}
+          actions={{
+            header: t('staff.operations'),
+            cell: (row) =>
+              editing?.row.user_id === row.user_id ? (
+                <>
+                  <Button size="xs" onClick={() => void save()} loading={saving}>
+                    {t('common.save')}
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => setEditing(undefined)}>
+                    {t('common.cancel')}
+                  </Button>
+                </>
+              ) : (
+                <>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => startEdit(row)}
+                    aria-label={t('staff.edit_named', { name: row.name })}
+                  >
+                    {t('staff.edit')}
+                  </Button>
+                  <PhotoUploadButton userId={row.user_id} />
+                  {row.user_id !== user?.user_id && (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      onClick={() => void remove(row)}
+                      aria-label={t('staff.remove_named', { name: row.name })}
+                    >
+                      {t('staff.remove')}
+                    </Button>
+                  )}
+                </>
+              ),
+          }}
           minWidth={800}
           highlightOnHover
-        >
-          {users.data.map((row) => (
-            <Table.Tr key={row.user_id}>
-              <Table.Td>{row.user_id}</Table.Td>
-              <Table.Td>
-                <UserAvatar userId={row.user_id} name={row.name} />
-              </Table.Td>
-              {fields.map((field) => (
-                <Table.Td key={field.key}>{cell(field.key, row)}</Table.Td>
-              ))}
-              <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  {editing?.row.user_id === row.user_id ? (
-                    <>
-                      <Button size="xs" onClick={() => void save()} loading={saving}>
-                        {t('common.save')}
-                      </Button>
-                      <Button size="xs" variant="default" onClick={() => setEditing(undefined)}>
-                        {t('common.cancel')}
-                      </Button>
-                    </>
-                  ) : (
-                    <>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => startEdit(row)}
-                        aria-label={t('staff.edit_named', { name: row.name })}
-                      >
-                        {t('staff.edit')}
-                      </Button>
-                      <PhotoUploadButton userId={row.user_id} />
-                      {row.user_id !== user?.user_id && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => void remove(row)}
-                          aria-label={t('staff.remove_named', { name: row.name })}
-                        >
-                          {t('staff.remove')}
-                        </Button>
-                      )}
-                    </>
-                  )}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
+        />
       )}
       <NewUserModal type={type} opened={creating} onClose={() => setCreating(false)} />
     </>

@@ -1,10 +1,13 @@
 import { type PinLookup, pinLookupSchema, roomWindowErrorSchema } from '@vetcall/shared/schemas/video';
+import { secondsOf } from '../../../lib/api-client';
 
 /** Why a PIN does not open a room now: an error code, and the room's window when the server told it. */
 export interface PinRefusal {
   code: string;
   opensAt?: string;
   closesAt?: string;
+  /** A 429's Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 export type PinLookupResult = { ok: true; lookup: PinLookup } | ({ ok: false } & PinRefusal);
@@ -38,5 +41,6 @@ export async function lookupPin(pin: string, signal?: AbortSignal): Promise<PinL
   return {
     ok: false,
     code: typeof code === 'string' ? code : response.status >= 500 ? 'internal_error' : 'pin_not_found',
+    retryAfterSeconds: secondsOf(response.headers.get('retry-after')),
   };
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, CloseButton, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { PinLookup } from '@vetcall/shared/schemas/video';
+import { MAIN_CONTENT_ID, SkipLink } from '../../../components/ui/skip-link';
 import { notifyError } from '../../../lib/notify';
 import type { RoomExit } from '../room-exit';
 import styles from './builtin-room.module.css';
@@ -85,6 +86,7 @@ export function BuiltinRoom({
 
   return (
     <div className={styles.room} ref={room}>
+      <SkipLink />
       <header className={styles.header}>
         <div>
           <Text component="h1" fw={700} size="lg">
@@ -95,59 +97,62 @@ export function BuiltinRoom({
           </Text>
         </div>
       </header>
-      {(problems.length > 0 || (!hasAudio && !hasVideo && state.phase !== 'starting')) && (
-        <Stack gap={4} px="sm" pt="sm">
-          {problems.map((problem) => (
-            <Alert key={`${problem.kind}-${problem.reason}`} color="blue" variant="filled" role="alert" py={6}>
-              <Group justify="space-between" wrap="nowrap" gap="xs">
-                <Text size="sm">{t(`video.media_problem.${problem.reason}_${problem.kind}`)}</Text>
-                <CloseButton
-                  aria-label={t('video.dismiss')}
-                  c="white"
-                  variant="transparent"
-                  onClick={() => setDismissed((list) => [...list, problem])}
-                />
-              </Group>
-            </Alert>
-          ))}
-          {!hasAudio && !hasVideo && state.phase !== 'starting' && (
-            <Text size="sm" className={styles.status}>
-              {t('video.room.no_local_media')}
-            </Text>
-          )}
-        </Stack>
-      )}
-      <main className={styles.body} id="main">
-        <RoomStage state={state} tileView={tileView} />
-        {chatOpen && (
-          <ChatPanel
-            messages={state.chat}
-            canSend={state.phase === 'in-call'}
-            onSend={(text) => session.sendChat(text)}
-            onClose={toggleChat}
-          />
+      {/* The call, what stops it and its controls are the screen's main content. */}
+      <main className={styles.main} id={MAIN_CONTENT_ID} tabIndex={-1}>
+        {(problems.length > 0 || (!hasAudio && !hasVideo && state.phase !== 'starting')) && (
+          <Stack gap={4} px="sm" pt="sm">
+            {problems.map((problem) => (
+              <Alert key={`${problem.kind}-${problem.reason}`} color="blue" variant="filled" role="alert" py={6}>
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text size="sm">{t(`video.media_problem.${problem.reason}_${problem.kind}`)}</Text>
+                  <CloseButton
+                    aria-label={t('video.dismiss')}
+                    c="white"
+                    variant="transparent"
+                    onClick={() => setDismissed((list) => [...list, problem])}
+                  />
+                </Group>
+              </Alert>
+            ))}
+            {!hasAudio && !hasVideo && state.phase !== 'starting' && (
+              <Text size="sm" className={styles.status}>
+                {t('video.room.no_local_media')}
+              </Text>
+            )}
+          </Stack>
         )}
+        <div className={styles.body}>
+          <RoomStage state={state} tileView={tileView} />
+          {chatOpen && (
+            <ChatPanel
+              messages={state.chat}
+              canSend={state.phase === 'in-call'}
+              onSend={(text) => session.sendChat(text)}
+              onClose={toggleChat}
+            />
+          )}
+        </div>
+        <RoomToolbar
+          audioOn={state.audioOn}
+          videoOn={state.videoOn}
+          hasAudio={hasAudio}
+          hasVideo={hasVideo}
+          sharingScreen={state.sharingScreen}
+          canShareScreen={canShareScreen()}
+          tileView={tileView}
+          fullscreen={fullscreen}
+          chatOpen={chatOpen}
+          unread={unread}
+          onToggleAudio={() => session.toggleAudio()}
+          onToggleVideo={() => session.toggleVideo()}
+          onToggleScreenShare={toggleScreenShare}
+          onToggleTileView={() => setTileView((value) => !value)}
+          onToggleFullscreen={toggleFullscreen}
+          onToggleChat={toggleChat}
+          onOpenSettings={() => setSettingsOpen(true)}
+          onHangUp={() => session.hangUp()}
+        />
       </main>
-      <RoomToolbar
-        audioOn={state.audioOn}
-        videoOn={state.videoOn}
-        hasAudio={hasAudio}
-        hasVideo={hasVideo}
-        sharingScreen={state.sharingScreen}
-        canShareScreen={canShareScreen()}
-        tileView={tileView}
-        fullscreen={fullscreen}
-        chatOpen={chatOpen}
-        unread={unread}
-        onToggleAudio={() => session.toggleAudio()}
-        onToggleVideo={() => session.toggleVideo()}
-        onToggleScreenShare={toggleScreenShare}
-        onToggleTileView={() => setTileView((value) => !value)}
-        onToggleFullscreen={toggleFullscreen}
-        onToggleChat={toggleChat}
-        onOpenSettings={() => setSettingsOpen(true)}
-        onHangUp={() => session.hangUp()}
-      />
       <DeviceSettingsModal
         opened={settingsOpen}
         onClose={() => setSettingsOpen(false)}
