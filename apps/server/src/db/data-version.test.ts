@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { mayChangeData } from './data-version.ts';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import { products } from './schema.ts';
 
 describe('mayChangeData', () => {
@@ -27,6 +28,8 @@ describe('mayChangeData', () => {
       'select "id", "name" from "users" where "updated_at" > $1',
       '\n  SELECT 1',
       'with recent as (select * from "appointments") select * from recent',
+      '(select "starts_at" from "calendar_events") union all (select "starts_at" from "calendar_busy_ranges")',
+      ' ( (select 1) union (select 2) ) order by 1',
       'begin',
       'rollback',
       'savepoint a',
@@ -55,9 +58,16 @@ describe('the data version of a database', () => {
 
   it('moves after a statement that changed rows, and not for reads or changes of nothing', async () => {
     const { db, dataVersion } = database;
+    await db.insert(products).values({ designation: { en: 'Ab', pt: 'Ab', 'pt-BR': 'Ab' }, priceCents: 100 });
     const start = dataVersion.current;
     await db.select().from(products);
-    await db.update(products).set({ priceCents: 1 });
+    // A compound read that finds rows (the slots' busy ranges are one) is still a read.
+    const both = await unionAll(
+      db.select({ id: products.id }).from(products),
+      db.select({ id: products.id }).from(products),
+    );
+    expect(both).toHaveLength(2);
+    await db.update(products).set({ priceCents: 1 }).where(eq(products.id, -1));
     expect(dataVersion.current).toBe(start);
     await db.insert(products).values({ designation: { en: 'Ab', pt: 'Ab', 'pt-BR': 'Ab' }, priceCents: 100 });
     expect(dataVersion.current).toBeGreaterThan(start);

@@ -67,7 +67,7 @@ export function watchWrites(client: { query: QueryFunction }, version: DataVersi
     const first = args[0] as string | { text?: unknown } | undefined;
     const raw = typeof first === 'string' ? first : first?.text;
     if (typeof raw !== 'string') return query(...args);
-    const text = raw.trimStart();
+    const text = statementHead(raw);
     if (/^(select|show|listen|unlisten)\b/i.test(text)) return query(...args);
     const last = args.length - 1;
     const callback = args[last];
@@ -88,6 +88,12 @@ export function watchWrites(client: { query: QueryFunction }, version: DataVersi
   }) as QueryFunction;
 }
 
+/**
+ * A statement from its first word: without the spaces and the opening parentheses before it, so that a
+ * compound read such as Drizzle's `(select …) union all (select …)` reads as the select it is.
+ */
+const statementHead = (statement: string): string => statement.replace(/^[\s(]+/, '');
+
 /** The channel the change triggers notify (migration 0011_change_notifications). */
 export const CHANGES_CHANNEL = 'vetcall_changes';
 
@@ -97,7 +103,7 @@ export const CHANGES_CHANNEL = 'vetcall_changes';
  * queue's own bookkeeping (claiming and finishing jobs) is no data a cached read shows.
  */
 export function mayChangeData(statement: string): boolean {
-  const text = statement.trimStart();
+  const text = statementHead(statement);
   if (/^(select|begin|start\s+transaction|rollback|savepoint|release|set|show|listen|unlisten)\b/i.test(text)) {
     return false;
   }

@@ -72,15 +72,24 @@ describe('caches of the hot reads follow every change at once', () => {
   });
 
   it('keeps sessions and answers: a repeated read is served from memory', async () => {
+    // A booked time, so that the slots' busy ranges are read as rows (a read that finds rows is still a read).
+    await buildHold(t.db, {
+      vetUserId: w.rui.user.id,
+      customerUserId: w.ana.user.id,
+      startsAt: '2026-01-12T11:00:00Z',
+      durationMinutes: 30,
+      expiresAt: '2026-01-20T00:00:00Z',
+    });
     await get(t, '/api/me', customer);
     await prices(t, customer);
-    await slotStarts(t, w, customer);
+    expect(await slotStarts(t, w, customer)).toEqual(['10:30', '11:30']);
+    expect((await get(t, '/api/vets/withavailability/20260112', customer)).json()).toEqual([w.rui.user.id]);
     expect(t.context.caches.sessions.size).toBeGreaterThan(0);
     // The kept text is what the next request gets, byte for byte, with its JSON type.
     const [first, second] = [await get(t, '/api/products/en', customer), await get(t, '/api/products/en', customer)];
     expect(second.body).toBe(first.body);
     expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(t.context.caches.answers.size).toBe(2);
+    expect(t.context.caches.answers.size).toBe(3);
   });
 
   it('ends a kept session at logout, at deactivation and when its sessions are revoked', async () => {
