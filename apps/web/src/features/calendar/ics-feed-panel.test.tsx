@@ -48,6 +48,15 @@ describe('IcsFeedPanel', () => {
     expect(changes(api)).toEqual(['POST /api/vets/icsfeed/4']);
   });
 
+  it('offers no button until it knows whether a link is active, so no click lands on a label about to change', async () => {
+    fakeServer({ enabled: true });
+    render(withProviders(<IcsFeedPanel vetId={4} />));
+    expect(screen.getByLabelText('Loading…')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Create a new link' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Create subscription link' })).toBeNull();
+  });
+
   it('makes a new link only after the vet confirms that the old one stops working', async () => {
     const api = fakeServer({ enabled: true });
     render(withProviders(<IcsFeedPanel vetId={4} />));

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, CopyButton, Group, Text, TextInput } from '@mantine/core';
+import { Alert, Button, CopyButton, Group, Loader, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SectionPanel } from '../../components/ui/section-panel';
@@ -89,16 +89,22 @@ export function IcsFeedPanel({ vetId }: { vetId: number }) {
           {t('ics.active')}
         </Text>
       )}
-      <Group>
-        <Button loading={busy} disabled={status.isPending} onClick={() => void create()}>
-          {enabled ? t('ics.regenerate') : t('ics.create')}
-        </Button>
-        {enabled && (
-          <Button variant="default" disabled={busy} onClick={() => void turnOff()}>
-            {t('ics.turn_off')}
+      {/* Until the status is known, no button: one labelled "Create" would turn into "Create a new link"
+          under the pointer, and the click meant for one would land on the other. */}
+      {status.isPending ? (
+        <Loader size="sm" aria-label={t('app.loading')} />
+      ) : (
+        <Group>
+          <Button loading={busy} onClick={() => void create()}>
+            {enabled ? t('ics.regenerate') : t('ics.create')}
           </Button>
-        )}
-      </Group>
+          {enabled && (
+            <Button variant="default" disabled={busy} onClick={() => void turnOff()}>
+              {t('ics.turn_off')}
+            </Button>
+          )}
+        </Group>
+      )}
     </SectionPanel>
   );
 }
