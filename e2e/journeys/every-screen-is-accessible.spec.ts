@@ -77,7 +77,11 @@ for (const lang of ['en', 'pt'] as const satisfies Lang[]) {
           .getByRole('navigation')
           .getByRole('group', { name: t('nav.mode') })
           .getByRole('link');
-        for (const mode of await modes.allTextContents()) await openMode(page, mode);
+        // allTextContents does not wait: read the modes once the navbar shows them, or none would be visited.
+        await expect(modes.first()).toBeVisible();
+        const names = await modes.allTextContents();
+        expect(names.length).toBeGreaterThan(1);
+        for (const mode of names) await openMode(page, mode);
         await page
           .getByRole('navigation')
           .getByRole('link', { name: t('nav.my_data') })
