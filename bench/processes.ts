@@ -133,7 +133,7 @@ export async function startApp(database: Record<string, string>, logFile: string
   const started = performance.now();
   const child = spawnNode([path.join(repoRoot, 'scripts/start.mjs')], env, repoRoot, logFile);
   const base = `http://127.0.0.1:${port}`;
-  // Generous: a first start may build the web app.
+  // Generous: a start that has to build first takes minutes (the bench builds beforehand, see run.ts).
   await waitFor200(`${base}/api/ready`, child, 240_000, logFile);
   const startupMs = performance.now() - started;
   const serverPid = deepestNodeDescendant(child.pid!);

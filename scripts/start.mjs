@@ -4,41 +4,15 @@
  * the compiled server with plain node (which migrates the database and, outside production, seeds the demo
  * data). With both builds current, it only stats the files they were made from.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { changedSince } from './build-freshness.mjs';
-import { buildServer, isServerBuildStale, serverCommandArgs } from './build-server.mjs';
+import { serverCommandArgs } from './build-server.mjs';
+import { ensureBuilds } from './ensure-builds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const builtIndex = path.join(root, 'apps/web/dist/index.html');
-const webSources = [
-  'apps/web/src',
-  'apps/web/index.html',
-  'apps/web/public',
-  'apps/web/vite.config.ts',
-  'apps/web/build',
-  'packages/shared/src',
-].map((source) => path.join(root, source));
 
-function webBuildIsStale() {
-  if (!existsSync(builtIndex)) return true;
-  return changedSince(
-    statSync(builtIndex).mtimeMs,
-    webSources.filter((source) => existsSync(source)),
-  );
-}
-
-if (webBuildIsStale()) {
-  console.log('Building the web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@vetcall/web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-if (isServerBuildStale()) {
-  console.log('Building the server…');
-  await buildServer();
-}
+if (!(await ensureBuilds())) process.exit(1);
 
 // `npm run start:prod` (--production): the same start with NODE_ENV=production, which refuses the demo's
 // defaults; so the checkout's ./data is not handed to it as if DATA_DIR had been chosen.
