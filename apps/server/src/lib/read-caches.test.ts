@@ -17,12 +17,11 @@ import { ROOM_CLOSES_AFTER_START_MS } from '@vetcall/shared/schemas/video';
 import { nextMinuteEdge } from './cached-json.ts';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 import { withDatabase } from '../../test/database.ts';
+import { weekdays } from '../../test/day-schedules.ts';
 
 const PASSWORD = 'secret-pass';
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter). */
 const NOW = '2026-01-12T10:10:00Z';
-const weekdays = (start: string, end: string) =>
-  [1, 2, 3, 4, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start, end }] }));
 
 type Headers = Record<string, string>;
 

@@ -6,12 +6,11 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { type AppointmentWorld, buildAppointmentWorld, type Headers, PINS } from '../../../test/appointment-world.ts';
 import { invitationOf } from '../../../test/mailed-invitation.ts';
 import { startSmtpTestServer } from '../../../test/smtp-test-server.ts';
+import { weekdays } from '../../../test/day-schedules.ts';
 
 /** Wednesday 18 November 2026, 12:00 UTC: Ana's confirmed appointment with Rui is on Friday 20th at 11:00 UTC. */
 const NOW = '2026-11-18T12:00:00Z';
 const HOUR_MS = 60 * 60 * 1000;
-const weekdays = (start: string, end: string) =>
-  [1, 2, 3, 4, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start, end }] }));
 
 let smtp: Awaited<ReturnType<typeof startSmtpTestServer>>;
 beforeAll(async () => {

@@ -12,12 +12,11 @@ import { fakeAurinkoCalendar } from '../../../test/fake-aurinko-calendar.ts';
 import { type FakeHttpServer, startFakeHttpServer } from '../../../test/fake-http-server.ts';
 import { createAurinkoCalendarSync } from '../../providers/calendar/aurinko.ts';
 import { CalendarAuthFailed } from '../../providers/calendar/calendar-sync-provider.ts';
+import { weekdays } from '../../../test/day-schedules.ts';
 
 /** Wednesday 18 November 2026, 12:00 UTC; Sara works 10:00–12:00 São Paulo (13:00–15:00 UTC). */
 const NOW = '2026-11-18T12:00:00Z';
 const TOKEN = 'aurinko-token-of-sara';
-const weekdays = (start: string, end: string) =>
-  [1, 2, 3, 4, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start, end }] }));
 
 describe('the vet’s own calendar through Aurinko (a local server speaking its calendar API)', () => {
   let aurinko: FakeHttpServer;

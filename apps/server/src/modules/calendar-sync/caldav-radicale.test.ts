@@ -11,6 +11,7 @@ import {
 } from '../../../test/appointment-world.ts';
 import { type Radicale, startRadicale } from '../../../test/radicale.ts';
 import { unusedBaseUrl } from '../../../test/fake-http-server.ts';
+import { weekdays } from '../../../test/day-schedules.ts';
 
 /**
  * Wednesday 18 November 2026, 12:00 UTC. Sara works weekdays 10:00–12:00 São Paulo (13:00–15:00 UTC) and has
@@ -18,8 +19,6 @@ import { unusedBaseUrl } from '../../../test/fake-http-server.ts';
  */
 const NOW = '2026-11-18T12:00:00Z';
 const SARA_PASSWORD = 'app-password-of-sara';
-const weekdays = (start: string, end: string) =>
-  [1, 2, 3, 4, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start, end }] }));
 
 /** An iCalendar object as a calendar app would write it. */
 const ics = (...lines: string[]) =>

@@ -8,15 +8,13 @@ import { calendarEvents, customers, sessions, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { generateToken, hashToken } from '../../lib/tokens.ts';
 import { releaseExpiredHolds } from './hold-release-job.ts';
+import { weekdays } from '../../../test/day-schedules.ts';
 
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter). */
 const NOW = '2026-01-12T10:10:00Z';
 const HOLD_MS = HOLD_MINUTES * 60_000;
 
 type Headers = Record<string, string>;
-
-const weekdays = (start: string, end: string) =>
-  [1, 2, 3, 4, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start, end }] }));
 
 /** Customers straight into the tables with sessions of their own: no password hashing, no login calls. */
 async function customersWithSessions(t: TestApp, count: number): Promise<{ userId: number; headers: Headers }[]> {

@@ -5,6 +5,7 @@ import { buildCustomer, buildManager, buildVet } from '../../demo-data/factories
 import { calendarEvents, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { createDefaultProfile } from '../availability/availability-profiles.ts';
+import { weekdays } from '../../../test/day-schedules.ts';
 
 const PASSWORD = 'secret-pass';
 /** Monday 12 January 2026, 10:10 in Lisbon (UTC+0 in winter; São Paulo is UTC−3, Tokyo UTC+9). */
@@ -14,8 +15,6 @@ type Headers = Record<string, string>;
 type Role = 'anonymous' | 'customer' | 'vet' | 'manager';
 
 /** Monday to Friday, the same hours. */
-const weekdays = (start: string, end: string) =>
-  [1, 2, 3, 4, 5].map((dayOfWeek) => ({ dayOfWeek, workingIntervals: [{ start, end }] }));
 
 /** A customer, a manager and Rui (Lisbon, weekdays 09:00–12:00, 30-minute slots), logged in. */
 async function buildWorld(t: TestApp) {

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { isValidTimeZone, zonedWallTimeToInstant } from '@vetcall/shared/scheduling/zoned-time';
-import type { RemoteBusyRange } from './calendar-sync-provider.ts';
+import type { AppointmentCalendarEvent, RemoteBusyRange } from './calendar-sync-provider.ts';
 
 /** A runaway rule (FREQ=SECONDLY, no end) stops here for one event. */
 const MAX_OCCURRENCES_PER_EVENT = 5000;
@@ -86,16 +86,7 @@ export function busyRangesOfICalendar(
 }
 
 /** An appointment as one VEVENT of a VCALENDAR object, written by ical.js (never by string building). */
-export function appointmentICalendar(event: {
-  uid: string;
-  start: Date;
-  end: Date;
-  summary: string;
-  description: string;
-  url: string;
-  sequence: number;
-  stamp: Date;
-}): string {
+export function appointmentICalendar(event: AppointmentCalendarEvent): string {
   const calendar = new ICAL.Component(['vcalendar', [], []]);
   calendar.updatePropertyWithValue('prodid', '-//VetCall//Appointments//EN');
   calendar.updatePropertyWithValue('version', '2.0');
