@@ -183,7 +183,7 @@ describe('the compiled server', () => {
     const answer = await answered;
     expect(answer.status, answer.text).toBe(200);
     expect(JSON.parse(answer.text)).toMatchObject({ user_id: user.user_id });
-    expect(await exited).toBe(0);
+    expect(await exited, running.output()).toBe(0);
     expect(Date.now() - signalledAt).toBeLessThan(10_000);
   }, 30_000);
 });

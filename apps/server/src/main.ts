@@ -60,14 +60,18 @@ async function main() {
   // Attachment bytes a crash left without their row, and this instance's abandoned uploads: swept now and
   // hourly, by every instance (its temporary files are its own). Expired credentials are purged by the job
   // worker's hourly task, once across instances.
-  const sweepFiles = () =>
-    sweepFileStore({ db: context.db, store: context.files })
+  // A sweep in progress is waited for at shutdown, so none reads the database after it closes.
+  let sweeping: Promise<void> | undefined;
+  const sweepFiles = () => {
+    sweeping ??= sweepFileStore({ db: context.db, store: context.files })
       .then((swept) => {
         if (swept.removedStored + swept.removedTemp > 0) app.log.info(swept, 'file store swept');
       })
-      .catch((error: unknown) => app.log.error({ err: error }, 'file store sweep failed'));
-  void sweepFiles();
-  const purge = setInterval(() => void sweepFiles(), PURGE_INTERVAL_MS);
+      .catch((error: unknown) => app.log.error({ err: error }, 'file store sweep failed'))
+      .finally(() => (sweeping = undefined));
+  };
+  sweepFiles();
+  const purge = setInterval(sweepFiles, PURGE_INTERVAL_MS);
   purge.unref();
   // Mail, the work that follows changes and the minutely tasks (hold release, completion, reminders):
   // what was queued before a restart goes out now.
@@ -80,8 +84,10 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     // Whatever hangs (a client that never finishes its upload, a database that does not answer), the
     // process is gone within SHUTDOWN_LIMIT_MS: a process manager's own kill comes soon after.
+    // What it was waiting for is logged with the timeout, so a slow shutdown says where it hung.
+    let waitingFor = 'requests, signalling sockets, the current job and file sweep';
     setTimeout(() => {
-      app.log.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown took too long; exiting anyway');
+      app.log.error({ limitMs: SHUTDOWN_LIMIT_MS, waitingFor }, 'shutdown took too long; exiting anyway');
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
     clearInterval(purge);
@@ -91,9 +97,11 @@ async function main() {
     // A kept-alive connection whose request ends during the close would hold the server open until the
     // client lets go: it is closed as soon as it is idle.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await Promise.all([app.close(), context.jobs.stop()]);
+    await Promise.all([app.close(), context.jobs.stop(), sweeping]);
     clearInterval(closeIdle);
+    waitingFor = 'the mail connection';
     await context.mailer.close();
+    waitingFor = 'the database';
     await database.close();
     process.exit(0);
   };

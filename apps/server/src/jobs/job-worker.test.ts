@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../clock.ts';
 import { jobs } from '../db/jobs-schema.ts';
@@ -194,5 +194,38 @@ describe('job queue and worker', () => {
     // Another instance (or this one after its restart) runs them at once, not after the lease.
     expect(await worker({ slow: async (payload) => void ran.push(payload) }).drain()).toBe(2);
     expect(ran).toHaveLength(3);
+  });
+  it('on stop, waits for a poll that is still queuing the recurring tasks, and runs nothing after it', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const tableLocked = new Promise<void>((resolve) => (locked = resolve));
+    // The jobs table held by another transaction: the poll's insert of the recurring task waits on it.
+    const holder = database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table jobs in share mode`);
+      locked();
+      await released;
+    });
+    await tableLocked;
+    const ran: unknown[] = [];
+    const polled = createJobWorker({
+      db: database.db,
+      clock,
+      handlers: { note: async (payload) => void ran.push(payload) },
+      recurring: [{ kind: 'note', everyMs: 60_000 }],
+    });
+    polled.start(10);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let stopped = false;
+    const stopping = polled.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stopped).toBe(false);
+    release();
+    await holder;
+    await stopping;
+    // The poll queued this period's task and ended; being stopped, the worker did not run it.
+    const rows = await database.db.select().from(jobs);
+    expect(rows).toMatchObject([{ kind: 'note', status: 'pending' }]);
+    expect(ran).toEqual([]);
   });
 });

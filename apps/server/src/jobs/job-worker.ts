@@ -51,6 +51,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
   let running: Promise<number> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  /** The timer's poll in progress: its tick writes before any round runs, and stop() waits for it too. */
+  let polling: Promise<void> | null = null;
   let stopped = false;
 
   async function runOne(job: JobRow) {
@@ -127,11 +129,16 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
     },
     start(intervalMs) {
       timer ??= setInterval(() => {
-        if (!running) {
-          tick()
-            .then(drain)
-            .catch((error: unknown) => options.onError?.(error));
-        }
+        if (running || polling || stopped) return;
+        polling = tick()
+          .then(drain)
+          .then(
+            () => undefined,
+            (error: unknown) => options.onError?.(error),
+          )
+          .finally(() => {
+            polling = null;
+          });
       }, intervalMs);
       timer.unref();
     },
@@ -139,7 +146,8 @@ export function createJobWorker(options: JobWorkerOptions): JobWorker {
       stopped = true;
       clearInterval(timer);
       timer = undefined;
-      await running?.catch(() => undefined);
+      // A poll that was queuing the recurring tasks when the signal came ends before the database closes.
+      await Promise.all([polling, running?.catch(() => undefined)]);
     },
   };
 }
