@@ -345,7 +345,12 @@ function printTable(headers: string[], rows: (string | number)[][]) {
 /** The web bench another part of issue 16 provides (bench/web.bench.ts), when it is there. */
 interface WebBenchResult {
   bundles: { route: string; jsGzipKB: number; target?: number }[];
-  lighthouse: { route: string; performance: number; accessibility: number }[];
+  lighthouse: {
+    route: string;
+    performance: number;
+    accessibility: number;
+    metrics: { fcpMs: number; lcpMs: number; tbtMs: number; speedIndexMs: number; cls: number };
+  }[];
 }
 type WebBench = (options: {
   baseUrl: string;
@@ -517,11 +522,12 @@ async function main() {
     );
     console.log('');
     printTable(
-      ['route', 'Lighthouse performance', 'accessibility', 'target', 'result'],
+      ['route', 'Lighthouse performance', 'accessibility', 'FCP / LCP / TBT (ms), CLS', 'target', 'result'],
       web.lighthouse.map((score) => [
         score.route,
         score.performance,
         score.accessibility,
+        `${score.metrics.fcpMs} / ${score.metrics.lcpMs} / ${score.metrics.tbtMs}, ${score.metrics.cls}`,
         '≥ 95, 100',
         verdict(score.performance >= 95 && score.accessibility >= 100),
       ]),

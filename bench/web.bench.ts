@@ -30,7 +30,12 @@ export interface WebBenchOptions {
 
 export interface WebBenchResult {
   bundles: Array<{ route: string; jsGzipKB: number; target?: number }>;
-  lighthouse: Array<{ route: string; performance: number; accessibility: number }>;
+  lighthouse: Array<{
+    route: string;
+    performance: number;
+    accessibility: number;
+    metrics: { fcpMs: number; lcpMs: number; tbtMs: number; speedIndexMs: number; cls: number };
+  }>;
 }
 
 /** The login route's JavaScript budget, gzip (issue 16). */
@@ -148,7 +153,19 @@ const LIGHTHOUSE_FLAGS = {
 function scores(lhr: LighthouseResult) {
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   if (lhr.runtimeError) throw new Error(`Lighthouse on ${lhr.finalDisplayedUrl}: ${lhr.runtimeError.message}`);
-  return { performance: score('performance'), accessibility: score('accessibility') };
+  const metric = (id: string) => Math.round((lhr.audits[id]?.numericValue ?? 0) * 1000) / 1000;
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    // What the score is made of (simulated mobile timings, ms), to see which one holds it back.
+    metrics: {
+      fcpMs: Math.round(metric('first-contentful-paint')),
+      lcpMs: Math.round(metric('largest-contentful-paint')),
+      tbtMs: Math.round(metric('total-blocking-time')),
+      speedIndexMs: Math.round(metric('speed-index')),
+      cls: metric('cumulative-layout-shift'),
+    },
+  };
 }
 
 /** One audit in a fresh Chromium, so no run inherits another's cache or storage. */
@@ -220,6 +237,7 @@ async function measureLighthouse({ baseUrl, customer }: WebBenchOptions): Promis
       route,
       performance: median.performance,
       accessibility: Math.min(...audits.map((a) => a.accessibility)),
+      metrics: median.metrics,
     });
   }
   return results;

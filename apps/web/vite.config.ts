@@ -46,6 +46,9 @@ export default defineConfig(({ command }) => {
               // What the entry imports first, so the start chunk cannot take it (build/first-screen-chunk.ts).
               { name: 'entry-imports', test: (id: string) => firstScreen.isEntryModule(id), priority: 2 },
               { name: 'start', test: (id: string) => firstScreen.isFirstScreenModule(id), priority: 1 },
+              // Package code two or more lazy screens share, in one file rather than some thirty small ones
+              // (docs/decisions/018-web-app-loads-per-screen.md).
+              { name: 'screen-libraries', test: /node_modules/, minShareCount: 2, priority: 0 },
             ],
           },
         },

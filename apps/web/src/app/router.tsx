@@ -1,22 +1,23 @@
-import { type ComponentType, isValidElement, lazy, type ReactNode } from 'react';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { type ComponentType, lazy, type ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { NOT_FOUND_TITLE_KEY, ROUTES, type RouteName } from '@vetcall/shared/routes';
 import { LoginPage } from '../features/auth/login-page';
 import { guardedEntry, sessionEntry, trackedEntry } from './navigation-guard';
 import { RootLayout } from './root-layout';
+import { EXTRA_SCREEN_PATHS, loadScreenCode, SCREEN_MODULES, type ScreenName } from './screen-modules';
 
 /**
  * A screen fetched only when its route is first shown (issue 16: the login route must stay small, and each
  * role's screens and the video room come in their own chunks). The root layout's Suspense shows the loading
  * state meanwhile; the route's loader (the navigation guard) and its title are in this module, so both act
- * before any screen code is fetched. Mantine's full styles and the providers only screens need (TanStack Query, date fields:
- * app/screen-providers.tsx) come with the first such screen.
+ * before any screen code is fetched. The page being loaded has its screen's code requested by the entry
+ * already (app/screen-modules.ts), with Mantine's full styles and the providers only screens need.
  */
-function lazyScreen<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
-  const loadWithStyles = () => Promise.all([load(), import('./screen-providers'), import('./all-styles')] as const);
-  const Screen = lazy(async () => {
-    const [screen, { ScreenLayer }] = await loadWithStyles();
-    const Component: ComponentType = screen[name];
+function lazyScreen<Name extends string>(screen: ScreenName, name: Name) {
+  const load = SCREEN_MODULES[screen] as unknown as () => Promise<Record<Name, ComponentType>>;
+  return lazy(async () => {
+    const [module, { ScreenLayer }] = await loadScreenCode(load);
+    const Component: ComponentType = module[name];
     return {
       default: function ScreenWithItsProviders() {
         return (
@@ -27,41 +28,27 @@ function lazyScreen<Name extends string>(load: () => Promise<Record<Name, Compon
       },
     };
   });
-  screenLoaders.set(Screen, loadWithStyles);
-  return Screen;
 }
 
-/** How to fetch each lazy screen's code ahead of its first render (preloadScreenFor). */
-const screenLoaders = new Map<unknown, () => Promise<unknown>>();
-
 // The login page stays in the first chunk: it is the home, and where the guard sends every refused entry.
-const ResetPasswordPage = lazyScreen(() => import('../features/auth/reset-password-page'), 'ResetPasswordPage');
-const NewPasswordPage = lazyScreen(() => import('../features/auth/new-password-page'), 'NewPasswordPage');
-const RegistrationPage = lazyScreen(() => import('../features/customers/registration-page'), 'RegistrationPage');
-const CustomerPage = lazyScreen(() => import('../features/customers/customer-page'), 'CustomerPage');
-const CustomerDataPage = lazyScreen(() => import('../features/customers/customer-data-page'), 'CustomerDataPage');
-const VetPage = lazyScreen(() => import('../features/vet/vet-page'), 'VetPage');
-const VetDataPage = lazyScreen(() => import('../features/staff/vet-data-page'), 'VetDataPage');
-const ManagerPage = lazyScreen(() => import('../features/manager/manager-page'), 'ManagerPage');
-const ManagerDataPage = lazyScreen(() => import('../features/staff/manager-data-page'), 'ManagerDataPage');
-const AuthCallbackPage = lazyScreen(() => import('../features/calendar/auth-callback-page'), 'AuthCallbackPage');
-const BuiltinAuthorizePage = lazyScreen(
-  () => import('../features/calendar/builtin-authorize-page'),
-  'BuiltinAuthorizePage',
-);
-const EmbedSchedulerPage = lazyScreen(() => import('../features/scheduler/embed-scheduler-page'), 'EmbedSchedulerPage');
-const CheckoutPage = lazyScreen(() => import('../features/payment/checkout-page'), 'CheckoutPage');
-const RequestSentPage = lazyScreen(() => import('../features/payment/request-sent-page'), 'RequestSentPage');
-const RequestConfirmedPage = lazyScreen(
-  () => import('../features/payment/request-confirmed-page'),
-  'RequestConfirmedPage',
-);
-const ConfirmAppointmentPage = lazyScreen(
-  () => import('../features/confirmation/confirm-appointment-page'),
-  'ConfirmAppointmentPage',
-);
-const AppointmentPage = lazyScreen(() => import('../features/video/appointment-page'), 'AppointmentPage');
-const NotFoundPage = lazyScreen(() => import('../features/not-found/not-found-page'), 'NotFoundPage');
+const ResetPasswordPage = lazyScreen('ResetPassword', 'ResetPasswordPage');
+const NewPasswordPage = lazyScreen('NewPassword', 'NewPasswordPage');
+const RegistrationPage = lazyScreen('Registration', 'RegistrationPage');
+const CustomerPage = lazyScreen('Customer', 'CustomerPage');
+const CustomerDataPage = lazyScreen('CustomerData', 'CustomerDataPage');
+const VetPage = lazyScreen('Vet', 'VetPage');
+const VetDataPage = lazyScreen('VetData', 'VetDataPage');
+const ManagerPage = lazyScreen('Management', 'ManagerPage');
+const ManagerDataPage = lazyScreen('ManagerData', 'ManagerDataPage');
+const AuthCallbackPage = lazyScreen('AuthCallback', 'AuthCallbackPage');
+const BuiltinAuthorizePage = lazyScreen('CalendarAuthorize', 'BuiltinAuthorizePage');
+const EmbedSchedulerPage = lazyScreen('EmbedScheduler', 'EmbedSchedulerPage');
+const CheckoutPage = lazyScreen('Checkout', 'CheckoutPage');
+const RequestSentPage = lazyScreen('Request Sent', 'RequestSentPage');
+const RequestConfirmedPage = lazyScreen('Request Confirmed', 'RequestConfirmedPage');
+const ConfirmAppointmentPage = lazyScreen('Appointment Confirmation', 'ConfirmAppointmentPage');
+const AppointmentPage = lazyScreen('Appointment', 'AppointmentPage');
+const NotFoundPage = lazyScreen('NotFound', 'NotFoundPage');
 
 const OWN_DATA_ROUTES = new Set<RouteName>(['CustomerData', 'VetData', 'ManagerData']);
 
@@ -113,13 +100,14 @@ export const routes: RouteObject[] = [
         handle: { titleKey: route.titleKey, name: route.name },
         element: screenFor(route.name),
       })),
-      // Pages beyond the route table of docs/product-rules.md#routes: the embedded scheduler
-      // (docs/product-rules.md#api) lives in an iframe.
-      { path: '/embed/scheduler', element: <EmbedSchedulerPage /> },
-      // The built-in calendar's consent screen (CALENDAR_PROVIDER=builtin), where Aurinko's would be.
-      { path: '/calendar/authorize', loader: trackedEntry('CalendarAuthorize'), element: <BuiltinAuthorizePage /> },
-      // The built-in hosted checkout (PAYMENT_PROVIDER=builtin), where Stripe's page would be.
-      { path: '/checkout/:payment_hash', loader: trackedEntry('Checkout'), element: <CheckoutPage /> },
+      // Pages beyond the route table of docs/product-rules.md#routes (app/screen-modules.ts says what each is).
+      { path: EXTRA_SCREEN_PATHS.EmbedScheduler, element: <EmbedSchedulerPage /> },
+      {
+        path: EXTRA_SCREEN_PATHS.CalendarAuthorize,
+        loader: trackedEntry('CalendarAuthorize'),
+        element: <BuiltinAuthorizePage />,
+      },
+      { path: EXTRA_SCREEN_PATHS.Checkout, loader: trackedEntry('Checkout'), element: <CheckoutPage /> },
       {
         path: '*',
         loader: trackedEntry('NotFound'),
@@ -129,15 +117,6 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-/**
- * Starts fetching the code of the screen at `pathname` while the app waits for its translations (app/start.tsx),
- * so a page loaded on a lazy screen (a reload of /customer) does not fetch it only after the first render.
- */
-export function preloadScreenFor(pathname: string): void {
-  const element = matchRoutes(routes, pathname)?.at(-1)?.route.element;
-  if (isValidElement(element)) void screenLoaders.get(element.type)?.();
-}
 
 export function createRouter() {
   return createBrowserRouter(routes);
