@@ -17,7 +17,16 @@ const reactRouterProduction = path.join(
   'dist/production/index.mjs',
 );
 
-export default defineConfig(({ command }) => {
+export default defineConfig(({ command, isSsrBuild }) => {
+  // The server's drawing of the public pages (src/prerender/public-pages.tsx), for Node: packages stay imports,
+  // resolved from node_modules, and no chunk plan or compression applies.
+  if (isSsrBuild) {
+    return {
+      plugins: [react()],
+      resolve: { alias: [{ find: /^react-router$/, replacement: reactRouterProduction }] },
+      build: { outDir: 'dist-ssr', sourcemap: false, copyPublicDir: false },
+    };
+  }
   const firstScreen = firstScreenChunk();
   return {
     plugins: [directMantineImports(), react(), firstScreen, precompress()],
@@ -38,6 +47,8 @@ export default defineConfig(({ command }) => {
       // Maps are written for our own debugging but never referenced from the bundles, and the server refuses
       // *.map (issue 16: the 5 MB map of the whole app was served to anyone).
       sourcemap: 'hidden',
+      // Read by the server to link the styles of the screens it draws (apps/server/src/plugins/public-pages.ts).
+      manifest: true,
       chunkSizeWarningLimit: 900,
       rolldownOptions: {
         output: {

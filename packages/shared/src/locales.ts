@@ -22,3 +22,9 @@ export function normalizeLocale(value: string | null | undefined): Locale | unde
   if (cleaned === 'en' || cleaned.startsWith('en-')) return 'en';
   return undefined;
 }
+
+/**
+ * The cookie that carries the device's chosen locale to the server (the web app keeps it beside its local
+ * storage entry), so the pages drawn on the server (the login and registration screens) come in that language.
+ */
+export const LANGUAGE_COOKIE = 'vetcall_lang';

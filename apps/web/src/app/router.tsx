@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type ReactNode } from 'react';
+import { type ComponentType, type ReactNode, use } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { NOT_FOUND_TITLE_KEY, ROUTES, type RouteName } from '@vetcall/shared/routes';
 import { LoginPage } from '../features/auth/login-page';
@@ -15,19 +15,34 @@ import { EXTRA_SCREEN_PATHS, loadScreenCode, SCREEN_MODULES, type ScreenName } f
  */
 function lazyScreen<Name extends string>(screen: ScreenName, name: Name) {
   const load = SCREEN_MODULES[screen] as unknown as () => Promise<Record<Name, ComponentType>>;
-  return lazy(async () => {
-    const [module, { ScreenLayer }] = await loadScreenCode(load);
-    const Component: ComponentType = module[name];
-    return {
-      default: function ScreenWithItsProviders() {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const loadScreen = () =>
+    (loading ??= loadScreenCode(load).then(([module, { ScreenLayer }]) => {
+      const Component: ComponentType = module[name];
+      loaded = function ScreenWithItsProviders() {
         return (
           <ScreenLayer>
             <Component />
           </ScreenLayer>
         );
-      },
-    };
-  });
+      };
+      return loaded;
+    }));
+  screenLoads.set(screen, loadScreen);
+  // Not React.lazy: once its code is in, the screen draws in the same render, so a page the server drew
+  // (app/start.tsx) is replaced by the same screen, never by the loading state for a moment.
+  return function LazyScreen() {
+    const Screen = loaded ?? use(loadScreen());
+    return <Screen />;
+  };
+}
+
+const screenLoads = new Map<ScreenName, () => Promise<unknown>>();
+
+/** Resolves once the code of screen `name` is in: its first render then needs no Suspense. */
+export function loadScreen(name: ScreenName): Promise<unknown> {
+  return screenLoads.get(name)?.() ?? Promise.resolve();
 }
 
 // The login page stays in the first chunk: it is the home, and where the guard sends every refused entry.

@@ -32,6 +32,10 @@ export const SCREEN_MODULES = {
 
 export type ScreenName = keyof typeof SCREEN_MODULES;
 
+export function isScreenName(name: string): name is ScreenName {
+  return Object.hasOwn(SCREEN_MODULES, name);
+}
+
 /** The pages beyond the route table of docs/product-rules.md#routes, and their paths. */
 export const EXTRA_SCREEN_PATHS = {
   // The embedded scheduler (docs/product-rules.md#api) lives in an iframe.

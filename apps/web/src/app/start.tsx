@@ -5,18 +5,46 @@ import { loadClientConfig } from '../lib/client-config';
 import { initI18n } from '../lib/i18n';
 import { preferredLocale } from '../lib/startup-requests';
 import { AppProviders } from './providers';
-import { createRouter } from './router';
+import { createRouter, loadScreen } from './router';
+import { isScreenName } from './screen-modules';
 
-/** docs/product-rules.md#product: translations load from the server first; if that fails the app does not mount. */
+type AppRouter = ReturnType<typeof createRouter>;
+
+/** Resolves once the router has run the loaders of the page's address (the navigation guard). */
+function routerReady(router: AppRouter): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/**
+ * docs/product-rules.md#product: translations load from the server first; if that fails the app does not mount.
+ * A page the server drew (the login and registration screens: `data-prerendered` names the screen) stays as it
+ * is until the app can draw the same screen in one go: its code is in and the router has settled, so the
+ * drawing is replaced, never by the loading state (docs/decisions/025-public-pages-drawn-on-the-server.md).
+ */
 export async function start() {
-  await Promise.all([initI18n(preferredLocale()), loadClientConfig()]);
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing');
+  const router = createRouter();
+  const prerendered = root.dataset.prerendered;
+  await Promise.all([
+    initI18n(preferredLocale()),
+    loadClientConfig(),
+    prerendered && isScreenName(prerendered) ? loadScreen(prerendered) : undefined,
+    prerendered ? routerReady(router) : undefined,
+  ]);
   createRoot(root).render(
     <StrictMode>
       <AppProviders>
-        <RouterProvider router={createRouter()} />
+        <RouterProvider router={router} />
       </AppProviders>
     </StrictMode>,
   );
+  delete root.dataset.prerendered;
 }

@@ -56,6 +56,11 @@ export async function loadClientConfig(): Promise<ClientConfig> {
   return loaded;
 }
 
+/** The settings the server draws its pages with (prerender/public-pages.tsx), as the browser would load them. */
+export function provideClientConfig(config: ClientConfig): void {
+  loaded = config;
+}
+
 /** The server's public settings, loaded once before the app mounts. */
 export function clientConfig(): ClientConfig {
   if (!loaded) throw new Error('client config used before it was loaded');

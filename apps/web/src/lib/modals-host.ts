@@ -27,4 +27,10 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-export const useModalsHostRequested = (): boolean => useSyncExternalStore(subscribe, () => requested);
+// On the server (prerender/public-pages.tsx) no dialog has been asked for.
+export const useModalsHostRequested = (): boolean =>
+  useSyncExternalStore(
+    subscribe,
+    () => requested,
+    () => false,
+  );

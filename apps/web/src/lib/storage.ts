@@ -1,3 +1,4 @@
+import { LANGUAGE_COOKIE } from '@vetcall/shared/locales';
 import type { SessionUser } from '@vetcall/shared/schemas/auth';
 
 /** Local storage keys (docs/product-rules.md#states Session: token and user data live in local storage). */
@@ -44,7 +45,11 @@ export const storage = {
     write(USER_KEY, JSON.stringify(user));
   },
   getLanguage: () => read(LANGUAGE_KEY),
-  setLanguage: (language: string) => write(LANGUAGE_KEY, language),
+  setLanguage(language: string) {
+    write(LANGUAGE_KEY, language);
+    // For the server, which draws the login and registration screens in it (issue 16: first paint).
+    document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=31536000; samesite=lax`;
+  },
   getTabRoute: () => read(TAB_ROUTE_KEY, 'sessionStorage'),
   setTabRoute: (name: string) => write(TAB_ROUTE_KEY, name, 'sessionStorage'),
   getBookingDraft: () => read(BOOKING_DRAFT_KEY, 'sessionStorage'),
