@@ -1,4 +1,5 @@
 import type { ApiErrorBody, ErrorCode, FieldErrorCode } from '@vetcall/shared/error-codes';
+import { takeScreenRead } from './startup-requests';
 import { storage } from './storage';
 
 /** An API answer other than 2xx, with the server's stable code (or `network_error`). */
@@ -147,8 +148,11 @@ export function bearerHeader(): Record<string, string> {
 }
 
 async function send(path: string, init: RequestInit): Promise<Response> {
+  // A read the entry started for the screen being opened (lib/startup-requests.ts) is used instead of a new one.
+  const authorization = (init.headers as Record<string, string> | undefined)?.authorization;
+  const early = init.method === 'GET' ? takeScreenRead(path, authorization) : undefined;
   try {
-    return await fetch(path, init);
+    return await (early ?? fetch(path, init));
   } catch (error) {
     if (init.signal?.aborted) throw error;
     throw networkError();

@@ -33,3 +33,50 @@ export function getStartupJson(url: string): Promise<Response> {
   started.delete(url);
   return early ?? getJson(url);
 }
+
+/** Reads of the screen being opened, started by the entry: each taken once, by a request with the same token. */
+const screenReads = new Map<string, { authorization: string; response: Promise<Response> }>();
+
+/**
+ * The booking screen's reads (the vets, the customer, then their pets), sent with the start-up requests
+ * rather than once the screen's code has arrived and run (issue 16: its form waited for its code, then for the
+ * customer, then for the pets). Only on a page load that shows the screen: the navigation guard lets a direct
+ * visit through only as the reload of the tab's own route (app/navigation-guard.ts); and only in the booking
+ * mode, the customer page's first (app/modes.ts).
+ */
+export function startScreenReads(location: Pick<Location, 'pathname' | 'search'> = window.location): void {
+  const token = storage.getToken();
+  const user = storage.getUser();
+  const [load] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  const showsBooking =
+    user?.type === 'customer' &&
+    load?.type === 'reload' &&
+    storage.getTabRoute() === 'Customer' &&
+    /^\/customer\/?$/i.test(location.pathname) &&
+    new URLSearchParams(location.search).get('mode') !== 'appointments';
+  if (!token || !showsBooking) return;
+  const authorization = `Bearer ${token}`;
+  const read = (url: string) => {
+    const response = fetch(url, { headers: { accept: 'application/json', authorization } });
+    screenReads.set(url, { authorization, response });
+    return response;
+  };
+  void read('/api/users/vet').catch(() => undefined);
+  read(`/api/users/customer/byemail/${encodeURIComponent(user.email)}`)
+    .then((response) => (response.ok ? (response.clone().json() as Promise<{ customer_id?: unknown }>) : undefined))
+    .then((customer) => {
+      if (typeof customer?.customer_id !== 'number') return;
+      void read(`/api/pets/customer/${customer.customer_id}?lang=${preferredLocale(location.search)}`).catch(
+        () => undefined,
+      );
+    })
+    .catch(() => undefined);
+}
+
+/** The response of a GET of `path` the entry started, if it was started with the same `authorization`; once. */
+export function takeScreenRead(path: string, authorization: string | undefined): Promise<Response> | undefined {
+  const read = screenReads.get(path);
+  if (!read) return undefined;
+  screenReads.delete(path);
+  return read.authorization === authorization ? read.response : undefined;
+}
