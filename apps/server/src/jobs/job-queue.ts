@@ -66,7 +66,7 @@ export async function claimDueJobs(db: Database, now: Date, limit: number): Prom
       .limit(limit)
       .for('update', { skipLocked: true });
     if (due.length === 0) return [];
-    return tx
+    const claimed = await tx
       .update(jobs)
       .set({ lockedUntil: leaseEnd, attempts: sql`${jobs.attempts} + 1` })
       .where(
@@ -76,6 +76,9 @@ export async function claimDueJobs(db: Database, now: Date, limit: number): Prom
         ),
       )
       .returning();
+    // RETURNING gives rows in the order the update met them, not the select's: back to due order.
+    const order = new Map(due.map((row, index) => [row.id, index]));
+    return claimed.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   });
 }
 

@@ -161,6 +161,21 @@ describe('job queue and worker', () => {
     expect(done).toBeDefined();
   });
 
+  it('claims due jobs in due order, whatever order the table keeps them in', async () => {
+    const ids = await enqueueJobs(database.db, clock.now(), [
+      { kind: 'note', payload: { n: 1 } },
+      { kind: 'note', payload: { n: 2 } },
+      { kind: 'note', payload: { n: 3 } },
+    ]);
+    // An update writes a row anew after the others: the first job is now the last one the table holds.
+    await database.db
+      .update(jobs)
+      .set({ payload: { n: 1, touched: true } })
+      .where(eq(jobs.id, ids[0]!));
+    const claimed = await claimDueJobs(database.db, clock.now(), 10);
+    expect(claimed.map((job) => job.id)).toEqual(ids);
+  });
+
   it('on stop, finishes the job in progress, gives back the ones it claimed but did not start, and claims no more', async () => {
     const ids = await enqueueJobs(database.db, clock.now(), [
       { kind: 'slow', payload: { n: 1 } },
