@@ -52,3 +52,29 @@ test('a person who types as soon as the login page shows is logged in', async ({
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await expect(page).toHaveURL(/\/customer$/);
 });
+
+test('a keyboard user who moves through the drawn page keeps their place when the app takes over', async ({ page }) => {
+  // The app's start is held back until the person has reached the email field of the drawing.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/start-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/?lang=en');
+  const drawnEmail = page.locator('#root[data-prerendered] input[autocomplete="username"]');
+  await expect(drawnEmail).toBeAttached();
+  for (let presses = 0; presses < 10; presses += 1) {
+    if (await drawnEmail.evaluate((element) => element === document.activeElement)) break;
+    await page.keyboard.press('Tab');
+  }
+  await expect(drawnEmail).toBeFocused();
+
+  release();
+  await expect(page.locator('#root:not([data-prerendered])')).toBeAttached();
+  const email = page.getByRole('textbox', { name: 'Email' });
+  await expect(email).toBeFocused();
+  expect(await email.evaluate((element) => element.matches(':focus-visible'))).toBe(true);
+  await page.keyboard.type(DEMO.customer.email);
+  await expect(email).toHaveValue(DEMO.customer.email);
+});

@@ -1,4 +1,5 @@
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { loadClientConfig } from '../lib/client-config';
@@ -39,12 +40,29 @@ export async function start() {
     prerendered && isScreenName(prerendered) ? loadScreen(prerendered) : undefined,
     prerendered ? routerReady(router) : undefined,
   ]);
-  createRoot(root).render(
-    <StrictMode>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
+  // Where a keyboard user stood in the drawing (they may Tab through it before the app runs) is where they
+  // stand in the app's screen: the drawing is replaced in one synchronous commit, the same controls in the
+  // same order (the public-pages journey proves it), and focus moves to the control at the same place.
+  const focused = prerendered ? focusedPlace(root) : -1;
+  const app = createRoot(root);
+  flushSync(() =>
+    app.render(
+      <StrictMode>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    ),
   );
   delete root.dataset.prerendered;
+  if (focused >= 0) root.querySelectorAll<HTMLElement>(FOCUSABLE)[focused]?.focus({ preventScroll: true });
+}
+
+const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+
+/** The place of the focused element among the focusable ones of `root`; -1 when focus is elsewhere. */
+function focusedPlace(root: HTMLElement): number {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return -1;
+  return [...root.querySelectorAll(FOCUSABLE)].indexOf(active);
 }
