@@ -38,13 +38,15 @@ export interface PublicPageRenderer {
 /**
  * The drawing cannot be used until the app replaces it: its fields take no typing (which the replacement would
  * lose) and its forms cannot be sent (the browser would send them as a query). Other buttons do nothing without
- * the app, and stay as they are: Mantine hides a disabled show-password button. Links work: they are plain links.
+ * the app: they say so (aria-disabled) but keep their look, since Mantine hides a disabled show-password button.
+ * Links work: they are plain links.
  */
 function untilTheAppRuns(html: string): string {
   return html
     .replace(/<(input|textarea)\b/g, '<$1 readonly')
     .replace(/<select\b/g, '<select disabled')
-    .replace(/<button\b(?=[^>]*\btype="submit")/g, '<button disabled');
+    .replace(/<button\b(?=[^>]*\btype="submit")/g, '<button disabled')
+    .replace(/<button\b(?![^>]*\bdisabled)/g, '<button aria-disabled="true"');
 }
 
 /** The catalogs of every locale and the client configuration, as the browser would fetch them. */
