@@ -10,7 +10,13 @@ import { isRecordedBuildStale, writeBuildInputs } from '../../../scripts/build-f
 import { isServerBuildStale, serverCommandArgs } from '../../../scripts/build-server.mjs';
 import { DEMO_PASSWORD } from './demo-data/seed.ts';
 import { registrationInput } from '../test/registration-input.ts';
-import { type BuiltCheckout, buildCheckout, type ServerProcess, startServer } from '../test/server-process.ts';
+import {
+  type BuiltCheckout,
+  buildCheckout,
+  type ServerProcess,
+  spawnServer,
+  startServer,
+} from '../test/server-process.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -132,6 +138,19 @@ describe('the compiled server', () => {
     expect(weak.status).toBe(400);
     expect(await weak.json()).toMatchObject({ fields: { password: 'weak_password' } });
   });
+
+  it('a SIGTERM that comes while it starts is kept: it finishes starting, then shuts down and exits 0', async () => {
+    const starting = await spawnServer(checkout, {});
+    // Its database folder appears once it is opening the database, after the signal listeners are in.
+    const dataDir = path.join(checkout.root, `data-${starting.port}`);
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(dataDir) && starting.process.exitCode === null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const signalledAt = Date.now();
+    expect(await starting.stop(), starting.output()).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+  }, 60_000);
 
   it('on SIGTERM, refuses new connections, finishes an upload in flight (2xx) and exits 0 within 10 s', async () => {
     const login = await fetch(`${baseUrl}/api/login/`, {

@@ -13,6 +13,19 @@ const JOB_POLL_INTERVAL_MS = 5000;
 const SHUTDOWN_LIMIT_MS = 9000;
 
 async function main() {
+  // Listened for before anything else: a signal that comes while the server starts is kept and acted on once it
+  // can shut down gracefully (without a listener Node dies of it at once, with no exit code), and the start
+  // gets SHUTDOWN_LIMIT_MS to get there.
+  const signals: { stop?: (signal: string) => void; pending?: string } = {};
+  const onSignal = (signal: string) => {
+    if (signals.stop) return signals.stop(signal);
+    if (signals.pending) return;
+    signals.pending = signal;
+    setTimeout(() => process.exit(1), SHUTDOWN_LIMIT_MS).unref();
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
   const config = loadConfig();
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir },
@@ -110,8 +123,8 @@ async function main() {
       app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     });
-  process.on('SIGINT', () => void shutdownOn('SIGINT'));
-  process.on('SIGTERM', () => void shutdownOn('SIGTERM'));
+  signals.stop = (signal) => void shutdownOn(signal);
+  if (signals.pending) signals.stop(signals.pending);
 }
 
 main().catch((error: unknown) => {
