@@ -11,6 +11,8 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const JOB_POLL_INTERVAL_MS = 5000;
 /** A graceful shutdown that takes longer ends anyway (issue 18: within 10 s of SIGTERM). */
 const SHUTDOWN_LIMIT_MS = 9000;
+/** In-flight requests get this long to finish at shutdown; then their connections are closed. */
+const CONNECTIONS_GRACE_MS = 6000;
 
 async function main() {
   // Listened for before anything else: a signal that comes while the server starts is kept and acted on once it
@@ -97,24 +99,40 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     // Whatever hangs (a client that never finishes its upload, a database that does not answer), the
     // process is gone within SHUTDOWN_LIMIT_MS: a process manager's own kill comes soon after.
-    // What it was waiting for is logged with the timeout, so a slow shutdown says where it hung.
-    let waitingFor = 'requests, signalling sockets, the current job and file sweep';
+    // What it was still waiting for is logged with the timeout, so a slow shutdown says where it hung.
+    const waitingFor = new Set(['requests and connections', 'the current job', 'the file sweep']);
     setTimeout(() => {
-      app.log.error({ limitMs: SHUTDOWN_LIMIT_MS, waitingFor }, 'shutdown took too long; exiting anyway');
+      app.log.error(
+        { limitMs: SHUTDOWN_LIMIT_MS, waitingFor: [...waitingFor] },
+        'shutdown took too long; exiting anyway',
+      );
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
+    const done = (part: string) => () => void waitingFor.delete(part);
     clearInterval(purge);
     // Side by side: the server stops accepting (new connections refused, a new request on a kept-alive one
     // answered 503), lets in-flight requests and uploads finish, and closes the signalling sockets with 1012
     // "service restart", which the web client answers by reconnecting; the worker finishes its current job.
     // A kept-alive connection whose request ends during the close would hold the server open until the
     // client lets go: it is closed as soon as it is idle.
+    // A connection still open after CONNECTIONS_GRACE_MS holds a request that will not finish in time (or one
+    // the server failed to see go idle): it is closed, so the rest of the shutdown fits in the limit.
     const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-    await Promise.all([app.close(), context.jobs.stop(), sweeping]);
+    const closeAll = setTimeout(() => {
+      app.log.warn({ graceMs: CONNECTIONS_GRACE_MS }, 'closing the connections still open at shutdown');
+      app.server.closeAllConnections();
+    }, CONNECTIONS_GRACE_MS);
+    await Promise.all([
+      app.close().then(done('requests and connections')),
+      context.jobs.stop().then(done('the current job')),
+      Promise.resolve(sweeping).then(done('the file sweep')),
+    ]);
     clearInterval(closeIdle);
-    waitingFor = 'the mail connection';
+    clearTimeout(closeAll);
+    waitingFor.add('the mail connection');
     await context.mailer.close();
-    waitingFor = 'the database';
+    waitingFor.delete('the mail connection');
+    waitingFor.add('the database');
     await database.close();
     process.exit(0);
   };
