@@ -6,6 +6,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, LANGUAGE_COOKIE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
 import { ROUTES } from '@vetcall/shared/routes';
 import { clientConfigOf } from '../client-config.ts';
+import { escapeHtml } from '../providers/mail/templates.ts';
 import type { Config } from '../config.ts';
 import { CATALOGS } from '../i18n.ts';
 
@@ -55,9 +56,6 @@ export function pageLocale(request: FastifyRequest): Locale {
     .find(([name]) => name === LANGUAGE_COOKIE)?.[1];
   return normalizeLocale(cookie ? decodeURIComponent(cookie) : undefined) ?? DEFAULT_LOCALE;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[character]!);
 
 /** The CSS files of `source` and of every chunk it imports, in Vite's manifest. */
 function stylesOf(manifest: Manifest, source: string, seen = new Set<string>()): string[] {

@@ -19,16 +19,6 @@ function enter(name: string): void {
 }
 
 /**
- * docs/decisions/012-a-reload-stays-on-its-page.md: this page load is the browser's reload (F5, the reload
- * button) of the route this tab showed last. Typing or following an address, a new tab, and Back/Forward
- * into the app are not reloads.
- */
-function isReloadOf(name: string): boolean {
-  const [load] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-  return load?.type === 'reload' && storage.getTabRoute() === name;
-}
-
-/**
  * docs/product-rules.md#navigation-guard: entering /customer, /manager or /vet from any screen but Login, CustomerData,
  * Request Confirmed, VetData or ManagerData clears local storage and goes to / with a redirect query
  * holding the intended path. A direct visit (no previous screen) counts as such an entry, but a reload
@@ -38,7 +28,7 @@ function isReloadOf(name: string): boolean {
 export function guardedEntry(name: RouteName, path: string, requiresAuth: boolean) {
   return ({ request }: LoaderFunctionArgs) => {
     const from = previousRouteName;
-    const reloaded = from === undefined && isReloadOf(name);
+    const reloaded = from === undefined && storage.isReloadOfTabRoute(name);
     enter(name);
     if (!requiresAuth || from === name) return null;
 

@@ -47,11 +47,9 @@ const screenReads = new Map<string, { authorization: string; response: Promise<R
 export function startScreenReads(location: Pick<Location, 'pathname' | 'search'> = window.location): void {
   const token = storage.getToken();
   const user = storage.getUser();
-  const [load] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
   const showsBooking =
     user?.type === 'customer' &&
-    load?.type === 'reload' &&
-    storage.getTabRoute() === 'Customer' &&
+    storage.isReloadOfTabRoute('Customer') &&
     /^\/customer\/?$/i.test(location.pathname) &&
     new URLSearchParams(location.search).get('mode') !== 'appointments';
   if (!token || !showsBooking) return;

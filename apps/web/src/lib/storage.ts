@@ -51,6 +51,15 @@ export const storage = {
     document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(language)}; path=/; max-age=31536000; samesite=lax`;
   },
   getTabRoute: () => read(TAB_ROUTE_KEY, 'sessionStorage'),
+  /**
+   * docs/decisions/012-a-reload-stays-on-its-page.md: this page load is the browser's reload (F5, the reload
+   * button) of the route this tab showed last. Typing or following an address, a new tab, and Back/Forward
+   * into the app are not reloads. The navigation guard decides by it, and the entry's early reads follow it.
+   */
+  isReloadOfTabRoute(name: string): boolean {
+    const [load] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+    return load?.type === 'reload' && read(TAB_ROUTE_KEY, 'sessionStorage') === name;
+  },
   setTabRoute: (name: string) => write(TAB_ROUTE_KEY, name, 'sessionStorage'),
   getBookingDraft: () => read(BOOKING_DRAFT_KEY, 'sessionStorage'),
   setBookingDraft: (json: string | null) => write(BOOKING_DRAFT_KEY, json, 'sessionStorage'),
