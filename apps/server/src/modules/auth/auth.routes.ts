@@ -9,7 +9,7 @@ import {
   updatePasswordSchema,
 } from '@vetcall/shared/schemas/auth';
 import type { AppContext } from '../../context.ts';
-import { encodeJson, sendJson } from '../../lib/cached-json.ts';
+import { encodeJson, sendJson } from '../../lib/json-answer.ts';
 import { originOf } from '../../lib/request-origin.ts';
 import { actorOf, requireAuth, sessionActorOf } from './authentication.ts';
 import { type Actor, login, logout, sendPasswordResetEmail, updatePassword } from './auth.service.ts';
@@ -19,7 +19,7 @@ import { type Actor, login, logout, sendPasswordResetEmail, updatePassword } fro
  * user are unchanged (auth.service authenticateToken), so its answer is encoded once; a changed user or a
  * revoked session gives a new actor (or a 401), and the old one's answer goes with it.
  */
-const meAnswers = new WeakMap<Actor, Buffer>();
+const meAnswers = new WeakMap<Actor, string>();
 
 /** docs/product-rules.md#api Login, under /api/login. */
 export const loginRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async (app, { context }) => {

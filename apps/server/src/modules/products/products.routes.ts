@@ -39,11 +39,10 @@ export const productRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = asy
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
       const { locale } = request.params;
       // Every logged-in user sees the same list in a language.
-      return cachedJson(reply, context, `products:${locale}`, productListSchema, async () => ({
-        value: await listProducts(context.db, actor, locale),
+      return cachedJson(request, reply, context, `products:${locale}`, productListSchema, async () => ({
+        value: await listProducts(context.db, actorOf(request), locale),
       }));
     },
   );

@@ -13,7 +13,7 @@ import {
 } from '@vetcall/shared/schemas/scheduling';
 import type { AppContext } from '../../context.ts';
 import { cachedJson } from '../../lib/cached-json.ts';
-import { actorOf, requireAuth } from '../auth/authentication.ts';
+import { actorOf, requireAuth, sessionActorOf } from '../auth/authentication.ts';
 import { listAllAvailabilities, listVetBookedTimes, listVetSlots, listVetsWithAvailability } from './slots.service.ts';
 
 /**
@@ -41,12 +41,12 @@ export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
       const { date } = request.params;
       const { tz } = request.query;
       // What a type may see differs (the booking window is the customers'); nothing else of the actor counts.
-      return cachedJson(reply, context, `withavailability:${actor.type}:${date}:${tz ?? ''}`, vetUserIdsSchema, () =>
-        listVetsWithAvailability(context, actor, date, tz),
+      const key = `withavailability:${sessionActorOf(request).type}:${date}:${tz ?? ''}`;
+      return cachedJson(request, reply, context, key, vetUserIdsSchema, () =>
+        listVetsWithAvailability(context, actorOf(request), date, tz),
       );
     },
   );
@@ -83,12 +83,11 @@ export const slotRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
       const { vet_id: vetId } = request.params;
       const { from, to, tz, profile_id: profileId } = request.query;
-      const key = `slots:${actor.type}:${vetId}:${profileId ?? ''}:${from}:${to}:${tz ?? ''}`;
-      return cachedJson(reply, context, key, freeSlotListSchema, () =>
-        listVetSlots(context, actor, vetId, request.query),
+      const key = `slots:${sessionActorOf(request).type}:${vetId}:${profileId ?? ''}:${from}:${to}:${tz ?? ''}`;
+      return cachedJson(request, reply, context, key, freeSlotListSchema, () =>
+        listVetSlots(context, actorOf(request), vetId, request.query),
       );
     },
   );

@@ -21,7 +21,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { ErrorAnswers } from '../../plugins/openapi-operations.ts';
 import { cachedJson } from '../../lib/cached-json.ts';
-import { actorOf, requireAuth } from '../auth/authentication.ts';
+import { actorOf, requireAuth, sessionActorOf } from '../auth/authentication.ts';
 import {
   changeUserField,
   createStaffUser,
@@ -61,14 +61,14 @@ export const staffRoutes: FastifyPluginAsyncZod<{ context: AppContext }> = async
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
+      const actorType = sessionActorOf(request).type;
       const { type } = request.params;
       // Managers see every field, customers and vets the public view: the list depends on the type alone.
       // Each view is encoded by its own schema, not the union, which tried every row against both.
-      const view = actor.type === 'manager' ? userRowListSchema : publicVetListSchema;
-      return cachedJson(reply, context, `users:${actor.type}:${type}`, view, async () => ({
+      const view = actorType === 'manager' ? userRowListSchema : publicVetListSchema;
+      return cachedJson(request, reply, context, `users:${actorType}:${type}`, view, async () => ({
         // Whitelisted explicitly: the public view never carries contact data, whatever the service returned.
-        value: view.parse(await listUsers(context, actor, type)),
+        value: view.parse(await listUsers(context, actorOf(request), type)),
       }));
     },
   );

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LOCALES, isLocale } from '@vetcall/shared/locales';
 import { CATALOGS } from '../../i18n.ts';
 import { notFound } from '../../errors.ts';
+import { acceptsGzip } from '../../lib/accept-encoding.ts';
 
 /**
  * Catalogs are fixed for the life of the process, so each body, its gzip form (47 KB → 14 KB: the first
@@ -17,17 +18,6 @@ const prepared = Object.fromEntries(
     return [locale, { body, gzipped: gzipSync(body, { level: 9 }), etag }];
   }),
 );
-
-/** Whether an Accept-Encoding header takes gzip (and does not refuse it with q=0). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (!header) return false;
-  return header.split(',').some((part) => {
-    const [coding, ...parameters] = part.trim().toLowerCase().split(';');
-    if (coding?.trim() !== 'gzip' && coding?.trim() !== '*') return false;
-    const quality = parameters.map((parameter) => parameter.trim()).find((parameter) => parameter.startsWith('q='));
-    return quality === undefined || Number(quality.slice(2)) > 0;
-  });
-}
 
 /** An i18next catalog: namespaces of keys, each a text or a group of texts (plural forms, say). */
 const catalogSchema = z
