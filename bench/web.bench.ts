@@ -16,6 +16,8 @@
  * audited LIGHTHOUSE_RUNS times (default 3) and the median performance score is kept: the score moves with the
  * machine's load.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { navigation } from 'lighthouse';
@@ -151,6 +153,13 @@ const LIGHTHOUSE_FLAGS = {
 };
 
 function scores(lhr: LighthouseResult) {
+  // LIGHTHOUSE_REPORT_DIR=dir keeps each run's whole report, to see what holds a score back.
+  const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
+  if (reportDir) {
+    const name = `${new URL(lhr.finalDisplayedUrl).pathname.replaceAll('/', '_') || '_'}-${Date.now()}.json`;
+    mkdirSync(reportDir, { recursive: true });
+    writeFileSync(path.join(reportDir, name), JSON.stringify(lhr));
+  }
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   if (lhr.runtimeError) throw new Error(`Lighthouse on ${lhr.finalDisplayedUrl}: ${lhr.runtimeError.message}`);
   const metric = (id: string) => Math.round((lhr.audits[id]?.numericValue ?? 0) * 1000) / 1000;
