@@ -9,6 +9,11 @@ export interface LoadOptions {
   seconds: number;
   /** Requests sent one by one before the timed run: they must all answer 2xx. */
   warmups: number;
+  /**
+   * Seconds of load at the same connections before the timed run, not counted: a process just started, or a
+   * request not yet asked, is measured warm, as a server that has been running serves it.
+   */
+  warmupSeconds?: number;
 }
 
 export interface LoadResult {
@@ -52,13 +57,10 @@ export async function load(url: string, headers: Headers, options: LoadOptions):
     const failure = error instanceof Error ? error.message : String(error);
     return { reqPerSec: 0, p50: 0, p99: 0, requests: 0, errors: 1, failure };
   }
-  const result = await autocannon({
-    url,
-    headers,
-    connections: options.connections,
-    duration: options.seconds,
-    pipelining: 1,
-  });
+  const run = (duration: number) =>
+    autocannon({ url, headers, connections: options.connections, duration, pipelining: 1 });
+  if (options.warmupSeconds) await run(options.warmupSeconds);
+  const result = await run(options.seconds);
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .filter(([status]) => !status.startsWith('2'))
     .map(([status, stats]) => `${stats.count ?? 0} × ${status}`);

@@ -98,6 +98,7 @@ function settingsFrom(args: string[]): Settings {
         seconds,
         connections: 50,
         warmups: 5,
+        warmupSeconds: 2,
         people: FULL_PEOPLE,
         small: FLAT_COST_APPOINTMENTS,
         large: FULL_APPOINTMENTS,
@@ -270,9 +271,9 @@ async function measure(
   const rows: Row[] = [];
   for (const spec of specs) {
     let baseline = hello.phaseReqPerSec;
-    // Each request beside its own hello-world run: a phase-wide baseline let the machine's drift between
-    // rows (15 % seen) pass for a change in the request's cost. Not in --smoke: there only the answers count.
-    if (!settings.smoke) {
+    // A hot read beside its own hello-world run, its target being a ratio. Not in --smoke: there only the
+    // answers count, and the time is short.
+    if (spec.section === 'hot read' && !settings.smoke) {
       process.stdout.write(`  hello-world… `);
       baseline = (await load(`${hello.base}/`, {}, settings)).reqPerSec;
       process.stdout.write(`${baseline} req/s; `);
@@ -330,16 +331,17 @@ async function baselineRow(helloBase: string, appointments: number, settings: Se
 }
 
 /**
- * Lists at the large volume also have to keep their small-volume throughput within FLAT_TOLERANCE. The two
- * volumes are measured minutes apart, and other loads of a shared machine move req/s more than that, so
- * each row's req/s is taken as a share of the hello-world run just before it (the ratio) before comparing.
+ * Lists at the large volume also have to keep their small-volume throughput within FLAT_TOLERANCE: req/s
+ * against req/s, as the target says. Not as shares of hello-world runs: a hello-world at 50 connections is
+ * bound by the load generator on this 2-core machine and moved 28–42 k req/s between runs of one bench,
+ * while a list's own req/s moved a few per cent, so a ratio compared the baselines' noise, not the lists.
  */
 function judgeFlatCost(rows: Row[], small: number, large: number) {
   for (const row of rows.filter((candidate) => candidate.section === 'list' && candidate.appointments === large)) {
     const twin = rows.find((other) => other.appointments === small && other.request === row.request);
-    if (!twin || twin.ratio === 0) continue;
-    const change = Math.abs(row.ratio - twin.ratio) / twin.ratio;
-    row.target += `, × hello within ${FLAT_TOLERANCE * 100} % of ${small}'s (${Math.round(change * 100)} %)`;
+    if (!twin || twin.reqPerSec === 0) continue;
+    const change = Math.abs(row.reqPerSec - twin.reqPerSec) / twin.reqPerSec;
+    row.target += `, req/s within ${FLAT_TOLERANCE * 100} % of ${small}'s (${Math.round(change * 100)} %)`;
     row.pass = row.pass === true && change <= FLAT_TOLERANCE;
   }
 }
