@@ -227,11 +227,12 @@ async function lists(base: string, sessions: Sessions, subjects: Subjects, today
   const [from, to] = [addDaysToDateKey(today, -LIST_WINDOW_DAYS_BACK), addDaysToDateKey(today, 15)];
   const window = `${from}_${to}`;
   const days = `${LIST_WINDOW_DAYS_BACK + 15} days`;
+  // As the browser asks for them: a page of 200 appointments is about 100 KB of JSON, sent gzipped.
   const list = (name: string, url: string, headers: Headers): RequestSpec => ({
     section: 'list',
     name,
     url: `${base}${url}`,
-    headers,
+    headers: { ...headers, ...BROWSER_ENCODINGS },
   });
   const deep = async (name: string, url: string, headers: Headers, pages: number) => {
     const { cursor, depth } = await deepCursor(`${base}${url}`, headers, pages);
