@@ -19,17 +19,14 @@ export function cachedJson<T>(
   schema: z.ZodType<unknown, T>,
   compute: () => Promise<Computed<T>>,
 ): FastifyReply | Promise<FastifyReply> {
-  const { answers } = context.caches;
-  const nowMs = context.clock.now().getTime();
+  const answer = context.caches.answers.read(key, context.clock.now().getTime(), async () => {
+    const { value, validUntil } = await compute();
+    return { value: await encodeAnswer(schema, value), validUntil };
+  });
   // A kept answer goes out in the handler's own turn: no promise between the lookup and the send.
-  const kept = answers.get(key, nowMs);
-  if (kept !== undefined) return sendAnswer(request, reply, kept);
-  return answers
-    .read(key, nowMs, async () => {
-      const { value, validUntil } = await compute();
-      return { value: await encodeAnswer(schema, value), validUntil };
-    })
-    .then((answer) => sendAnswer(request, reply, answer));
+  return answer instanceof Promise
+    ? answer.then((computed) => sendAnswer(request, reply, computed))
+    : sendAnswer(request, reply, answer);
 }
 
 const MINUTE_MS = 60_000;

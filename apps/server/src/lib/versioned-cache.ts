@@ -44,8 +44,11 @@ export class VersionedCache<V> {
     return entry.value;
   }
 
-  /** The value of `key`: kept, or computed now (and kept when nothing changed meanwhile). */
-  async read(key: string, nowMs: number, compute: () => Promise<Computed<V>>): Promise<V> {
+  /**
+   * The value of `key`: a kept one at once (no promise, so a hot read sends it in the same turn), or one
+   * computed now, as a promise (and kept when nothing changed meanwhile).
+   */
+  read(key: string, nowMs: number, compute: () => Promise<Computed<V>>): V | Promise<V> {
     const kept = this.get(key, nowMs);
     if (kept !== undefined) return kept;
     const version = this.version.current;

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LOCALES, isLocale } from '@vetcall/shared/locales';
 import { CATALOGS } from '../../i18n.ts';
 import { notFound } from '../../errors.ts';
-import { acceptsGzip } from '../../lib/accept-encoding.ts';
+import { type JsonAnswer, sendAnswer } from '../../lib/json-answer.ts';
 
 /**
  * Catalogs are fixed for the life of the process, so each body, its gzip form (47 KB → 14 KB: the first
@@ -15,7 +15,8 @@ const prepared = Object.fromEntries(
   LOCALES.map((locale) => {
     const body = JSON.stringify(CATALOGS[locale]);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    return [locale, { body, gzipped: gzipSync(body, { level: 9 }), etag }];
+    const answer: JsonAnswer = { body: Buffer.from(body), gzipped: gzipSync(body, { level: 9 }) };
+    return [locale, { answer, etag }];
   }),
 );
 
@@ -43,14 +44,11 @@ export const translationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { lang } = request.params;
       if (!isLocale(lang)) throw notFound();
-      const { body, gzipped, etag } = prepared[lang]!;
+      const { answer, etag } = prepared[lang]!;
       // no-cache: the browser revalidates every time and usually gets a tiny 304.
       void reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      void reply.type('application/json; charset=utf-8');
-      if (acceptsGzip(request.headers['accept-encoding']))
-        return reply.header('content-encoding', 'gzip').send(gzipped);
-      return reply.send(body);
+      return sendAnswer(request, reply, answer);
     },
   );
 };
