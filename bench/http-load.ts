@@ -50,31 +50,150 @@ export async function logIn(base: string, email: string, password: string): Prom
   return { authorization: `Bearer ${(JSON.parse(body) as { token: string }).token}` };
 }
 
-export async function load(url: string, headers: Headers, options: LoadOptions): Promise<LoadResult> {
-  try {
-    for (let i = 0; i < Math.max(1, options.warmups); i += 1) await getJson(url, headers);
-  } catch (error) {
-    const failure = error instanceof Error ? error.message : String(error);
-    return { reqPerSec: 0, p50: 0, p99: 0, requests: 0, errors: 1, failure };
+/** One request to drive: where, and with which headers. */
+export interface Side {
+  url: string;
+  headers: Headers;
+}
+
+/** One timed autocannon run with every response's latency kept (for percentiles over several runs). */
+interface Run {
+  requests: number;
+  seconds: number;
+  latencies: number[];
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statuses: Map<string, number>;
+}
+
+async function timedRun(side: Side, connections: number, seconds: number): Promise<Run> {
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const options = { url: side.url, headers: side.headers, connections, duration: seconds, pipelining: 1 };
+    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+    });
+  });
+  const statuses = new Map<string, number>();
+  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!status.startsWith('2')) statuses.set(status, stats.count ?? 0);
   }
-  const run = (duration: number) =>
-    autocannon({ url, headers, connections: options.connections, duration, pipelining: 1 });
-  if (options.warmupSeconds) await run(options.warmupSeconds);
-  const result = await run(options.seconds);
-  const statuses = Object.entries(result.statusCodeStats ?? {})
-    .filter(([status]) => !status.startsWith('2'))
-    .map(([status, stats]) => `${stats.count ?? 0} × ${status}`);
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    latencies,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statuses,
+  };
+}
+
+function percentile(sorted: Float64Array, share: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1));
+  return Math.round(sorted[index]! * 100) / 100;
+}
+
+/** The runs of one side as one result: req/s over their whole time, percentiles over every response. */
+function combine(runs: Run[]): LoadResult {
+  const sorted = Float64Array.from(runs.flatMap((run) => run.latencies)).sort();
+  const statuses = new Map<string, number>();
+  for (const run of runs)
+    for (const [status, count] of run.statuses) statuses.set(status, (statuses.get(status) ?? 0) + count);
+  const errors = runs.reduce((sum, run) => sum + run.errors, 0);
+  const timeouts = runs.reduce((sum, run) => sum + run.timeouts, 0);
   const detail = [
-    ...statuses,
-    ...(result.errors > 0 ? [`${result.errors} connection errors (${result.timeouts} timeouts)`] : []),
+    ...[...statuses].map(([status, count]) => `${count} × ${status}`),
+    ...(errors > 0 ? [`${errors} connection errors (${timeouts} timeouts)`] : []),
   ];
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   return {
     ...(detail.length > 0 ? { errorDetail: detail.join(', ') } : {}),
-    reqPerSec: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-    errors: result.non2xx + result.errors,
+    reqPerSec: seconds > 0 ? Math.round(requests / seconds) : 0,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    requests,
+    errors: runs.reduce((sum, run) => sum + run.non2xx, 0) + errors,
+  };
+}
+
+/** Proves a request answers 2xx `warmups` times; the failure, or undefined. */
+async function proveAnswers(side: Side, warmups: number): Promise<string | undefined> {
+  try {
+    for (let i = 0; i < Math.max(1, warmups); i += 1) await getJson(side.url, side.headers);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+const failed = (failure: string): LoadResult => ({ reqPerSec: 0, p50: 0, p99: 0, requests: 0, errors: 1, failure });
+
+export async function load(url: string, headers: Headers, options: LoadOptions): Promise<LoadResult> {
+  const side = { url, headers };
+  const failure = await proveAnswers(side, options.warmups);
+  if (failure) return failed(failure);
+  if (options.warmupSeconds) await timedRun(side, options.connections, options.warmupSeconds);
+  return combine([await timedRun(side, options.connections, options.seconds)]);
+}
+
+export interface PairedResult {
+  first: LoadResult;
+  second: LoadResult;
+  /** The median over the rounds of the second's req/s ÷ the first's in the same round. */
+  ratio: number;
+  /** Each round's req/s of both, in the order measured. */
+  rounds: { first: number; second: number }[];
+}
+
+/**
+ * Two requests measured side by side: `options.seconds` of each, cut into `rounds` rounds that alternate
+ * them (first-second, then second-first, so neither always runs on the warmer machine). On a shared 2-core
+ * machine the capacity moves by a fifth within minutes (a hello-world did 15 k and 25 k req/s in one
+ * bench), so two runs one after the other compare the machine's drift as much as the requests; rounds a
+ * second or two apart drift together. Each side's req/s is over all its rounds; its p50 and p99 are over
+ * every response of every round.
+ */
+export async function loadPaired(
+  first: Side,
+  second: Side,
+  options: LoadOptions,
+  rounds: number,
+): Promise<PairedResult> {
+  const failure = (await proveAnswers(first, options.warmups)) ?? (await proveAnswers(second, options.warmups));
+  if (failure) return { first: failed(failure), second: failed(failure), ratio: 0, rounds: [] };
+  if (options.warmupSeconds) {
+    await timedRun(first, options.connections, options.warmupSeconds);
+    await timedRun(second, options.connections, options.warmupSeconds);
+  }
+  const seconds = options.seconds / rounds;
+  const firstRuns: Run[] = [];
+  const secondRuns: Run[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? ([first, second] as const) : ([second, first] as const);
+    for (const side of order) {
+      const run = await timedRun(side, options.connections, seconds);
+      (side === first ? firstRuns : secondRuns).push(run);
+    }
+  }
+  const perSecond = (run: Run) => (run.seconds > 0 ? run.requests / run.seconds : 0);
+  const ratios = firstRuns
+    .map((run, index) => (perSecond(run) > 0 ? perSecond(secondRuns[index]!) / perSecond(run) : 0))
+    .sort((a, b) => a - b);
+  const middle = ratios.length / 2;
+  const ratio = ratios.length % 2 === 1 ? ratios[Math.floor(middle)]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  return {
+    first: combine(firstRuns),
+    second: combine(secondRuns),
+    ratio,
+    rounds: firstRuns.map((run, index) => ({
+      first: Math.round(perSecond(run)),
+      second: Math.round(perSecond(secondRuns[index]!)),
+    })),
   };
 }
 
