@@ -1,18 +1,21 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts';
 
 const INDEX =
   '<!doctype html><html lang="pt" data-mantine-color-scheme="light"><head><title>VetCall</title>' +
-  '<link rel="stylesheet" crossorigin href="/assets/entry-1.css"></head><body><div id="root"></div></body></html>';
+  '<link rel="stylesheet" crossorigin href="/assets/entry-1.css">' +
+  '<link rel="modulepreload" crossorigin href="/assets/start-1.js"></head><body><div id="root"></div></body></html>';
 
 /** Vite's manifest: the lazy styles module imports a chunk that has CSS too, and the entry's CSS, already linked. */
 const MANIFEST = {
   'src/main.tsx': { file: 'assets/index-1.js', css: ['assets/entry-1.css'] },
   'src/app/all-styles.ts': { file: 'assets/all-styles-1.js', imports: ['_shared-1.js', 'src/main.tsx'] },
   '_shared-1.js': { file: 'assets/shared-1.js', css: ['assets/screens-1.css'] },
+  '_start-1.js': { file: 'assets/start-1.js', name: 'start', imports: ['src/main.tsx'] },
 };
 
 /**
@@ -56,8 +59,12 @@ describe('the login and registration screens drawn on the server', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  const page = (url: string, cookie?: string) =>
-    t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  const page = (url: string, cookie?: string, encodings?: string) =>
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...(cookie ? { cookie } : {}), ...(encodings ? { 'accept-encoding': encodings } : {}) },
+    });
 
   it('serves / drawn in the default language with the real catalog and client configuration', async () => {
     const response = await page('/');
@@ -81,14 +88,30 @@ describe('the login and registration screens drawn on the server', () => {
     expect((await page('/?lang=xx')).body).toContain('<html lang="pt"');
   });
 
+  it('sends the drawn page gzipped to a browser that takes gzip, the same page', async () => {
+    const plain = await page('/?lang=en');
+    const gzipped = await page('/?lang=en', undefined, 'gzip, deflate, br, zstd');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect((await page('/?lang=en', undefined, 'gzip;q=0')).body).toBe(plain.body);
+  });
+
+  it('does not name the start chunk on a drawn page, which fetches it once painted; other pages do', async () => {
+    expect((await page('/?lang=en')).body).not.toContain('start-1.js');
+    expect((await page('/registration?lang=en')).body).not.toContain('start-1.js');
+    expect((await page('/customer')).body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/start-1.js">',
+    );
+  });
+
   it('links the styles of the registration screen once, after the page’s own', async () => {
     const response = await page('/registration/?lang=en');
     expect(response.body).toContain('data-prerendered="Registration"');
     expect(response.body).toContain(
-      '<link rel="stylesheet" crossorigin href="/assets/entry-1.css"></head>'.replace(
-        '</head>',
+      '<link rel="stylesheet" crossorigin href="/assets/entry-1.css">' +
         '<link rel="stylesheet" crossorigin href="/assets/screens-1.css"></head>',
-      ),
     );
     expect(response.body.match(/entry-1\.css/g)).toHaveLength(1);
     expect((await page('/login')).body).not.toContain('data-prerendered');

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, LANGUAGE_COOKIE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
 import { ROUTES } from '@vetcall/shared/routes';
@@ -29,7 +31,9 @@ interface RendererModule {
   }): Promise<Renderer>;
 }
 /** The part of Vite's build manifest read here: each source's chunk, the chunks it imports and its CSS. */
-type Manifest = Record<string, { file: string; imports?: string[]; css?: string[] }>;
+type Manifest = Record<string, { file: string; name?: string; imports?: string[]; css?: string[] }>;
+
+const gzipAsync = promisify(gzip);
 
 const SCREEN_PATHS = new Map<string, Screen>(
   ROUTES.filter((route) => route.name === 'Login' || route.name === 'Registration').map((route) => [
@@ -40,9 +44,15 @@ const SCREEN_PATHS = new Map<string, Screen>(
 /** The styles a screen needs besides the first screen's (linked by index.html): the registration's come lazily. */
 const SCREEN_STYLES: Record<Screen, string[]> = { Login: [], Registration: ['src/app/all-styles.ts'] };
 
+/** A drawn page, kept as bytes and gzipped (about 23 KB of markup, 5 KB gzipped). */
+export interface DrawnPage {
+  body: Buffer;
+  gzipped: Buffer;
+}
+
 export interface PublicPages {
   /** The page for a GET of `pathname`, drawn; undefined when it is not one of them or cannot be drawn. */
-  pageFor(request: FastifyRequest, pathname: string): Promise<string | undefined>;
+  pageFor(request: FastifyRequest, pathname: string): Promise<DrawnPage | undefined>;
 }
 
 /** The locale a page is drawn in: ?lang= first, then the device's choice (its cookie), then pt — as the app picks. */
@@ -66,6 +76,19 @@ function stylesOf(manifest: Manifest, source: string, seen = new Set<string>()):
   return [...(entry.css ?? []), ...(entry.imports ?? []).flatMap((imported) => stylesOf(manifest, imported, seen))];
 }
 
+/**
+ * The drawing is painted before the app's code is fetched: index.html names the start chunk for every page
+ * (apps/web/build/first-screen-chunk.ts), and on a drawn page that link goes. Fetched beside the page's styles,
+ * its 146 KB held back their arrival on a slow link, and compiling it held back the first paint even on a fast
+ * one (Lighthouse's simulated first paint counted the chunk: 2.2 s). The app's entry fetches it once the
+ * drawing is painted (apps/web/src/main.tsx).
+ */
+function withoutStartPreload(index: string, manifest: Manifest): string {
+  const start = Object.values(manifest).find((chunk) => chunk.name === 'start');
+  if (!start) return index;
+  return index.replace(`<link rel="modulepreload" crossorigin href="/${start.file}">`, '');
+}
+
 export function createPublicPages(config: Config, log: FastifyBaseLogger): PublicPages | undefined {
   const indexFile = path.join(config.webDistDir, 'index.html');
   const bundle = path.join(config.webDistDir, '..', 'dist-ssr', 'public-pages.js');
@@ -81,8 +104,8 @@ export function createPublicPages(config: Config, log: FastifyBaseLogger): Publi
     .then((text) => JSON.parse(text) as Manifest)
     .catch(() => ({}) as Manifest);
 
-  const drawn = new Map<string, Promise<string | undefined>>();
-  async function draw(screen: Screen, locale: Locale): Promise<string | undefined> {
+  const drawn = new Map<string, Promise<DrawnPage | undefined>>();
+  async function draw(screen: Screen, locale: Locale): Promise<DrawnPage | undefined> {
     try {
       const [{ html, title }, index, built] = await Promise.all([
         (await loadRenderer()).render(screen, locale),
@@ -94,13 +117,15 @@ export function createPublicPages(config: Config, log: FastifyBaseLogger): Publi
         .filter((file) => !index.includes(`/${file}"`))
         .map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}">`)
         .join('');
-      const page = index
+      const page = withoutStartPreload(index, built)
         .replace(/<html lang="[^"]*"/, `<html lang="${locale}"`)
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
         .replace('</head>', `${styles}</head>`)
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${screen}">${html}</div>`);
       // A template without the root to fill is not drawn into.
-      return page.includes('data-prerendered') ? page : undefined;
+      if (!page.includes('data-prerendered')) return undefined;
+      const body = Buffer.from(page);
+      return { body, gzipped: await gzipAsync(body) };
     } catch (error) {
       log.error({ err: error, screen, locale }, 'drawing a public page failed; serving the plain app');
       return undefined;
