@@ -41,7 +41,7 @@ export async function createPublicPageRenderer({ catalogs, clientConfig }) {
 
 const drawings = () => (globalThis as { publicPageDrawings?: number }).publicPageDrawings ?? 0;
 
-describe('the login and registration screens drawn on the server', () => {
+describe('the login, registration and customer screens drawn on the server', () => {
   let t: TestApp;
   let root: string;
   beforeAll(async () => {
@@ -101,9 +101,7 @@ describe('the login and registration screens drawn on the server', () => {
   it('does not name the start chunk on a drawn page, which fetches it once painted; other pages do', async () => {
     expect((await page('/?lang=en')).body).not.toContain('start-1.js');
     expect((await page('/registration?lang=en')).body).not.toContain('start-1.js');
-    expect((await page('/customer')).body).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/start-1.js">',
-    );
+    expect((await page('/vet')).body).toContain('<link rel="modulepreload" crossorigin href="/assets/start-1.js">');
   });
 
   it('links the styles of the registration screen once, after the page’s own', async () => {
@@ -127,8 +125,18 @@ describe('the login and registration screens drawn on the server', () => {
     expect(drawings()).toBe(before);
   });
 
+  it('draws the customer home in its booking mode only, with the screens’ styles', async () => {
+    for (const url of ['/customer', '/customer?mode=appointment_req&lang=en']) {
+      const response = await page(url);
+      expect(response.body).toContain('data-prerendered="Customer"');
+      expect(response.body).toContain('<link rel="stylesheet" crossorigin href="/assets/screens-1.css"></head>');
+    }
+    expect((await page('/customer?mode=appointments')).body).toBe(INDEX);
+  });
+
   it('serves the plain app for other pages, and when drawing fails', async () => {
-    expect((await page('/customer')).body).toBe(INDEX);
+    expect((await page('/vet')).body).toBe(INDEX);
+    expect((await page('/customerdata')).body).toBe(INDEX);
     const failed = await page('/registration?lang=pt-BR');
     expect(failed.statusCode).toBe(200);
     expect(failed.body).toBe(INDEX);

@@ -20,7 +20,7 @@ import { CATALOGS } from '../i18n.ts';
  * drawing fails, the page is the plain index.html, as before.
  */
 
-type Screen = 'Login' | 'Registration';
+type Screen = 'Login' | 'Registration' | 'Customer';
 interface Renderer {
   render(screen: Screen, locale: Locale): Promise<{ html: string; title: string }>;
 }
@@ -36,13 +36,17 @@ type Manifest = Record<string, { file: string; name?: string; imports?: string[]
 const gzipAsync = promisify(gzip);
 
 const SCREEN_PATHS = new Map<string, Screen>(
-  ROUTES.filter((route) => route.name === 'Login' || route.name === 'Registration').map((route) => [
+  ROUTES.filter((route) => ['Login', 'Registration', 'Customer'].includes(route.name)).map((route) => [
     route.path,
     route.name as Screen,
   ]),
 );
 /** The styles a screen needs besides the first screen's (linked by index.html): the registration's come lazily. */
-const SCREEN_STYLES: Record<Screen, string[]> = { Login: [], Registration: ['src/app/all-styles.ts'] };
+const SCREEN_STYLES: Record<Screen, string[]> = {
+  Login: [],
+  Registration: ['src/app/all-styles.ts'],
+  Customer: ['src/app/all-styles.ts'],
+};
 
 /** A drawn page, kept as bytes and gzipped (about 23 KB of markup, 5 KB gzipped). */
 export interface DrawnPage {
@@ -136,6 +140,9 @@ export function createPublicPages(config: Config, log: FastifyBaseLogger): Publi
     async pageFor(request, pathname) {
       const screen = SCREEN_PATHS.get(pathname.length > 1 ? pathname.replace(/\/$/, '').toLowerCase() : pathname);
       if (!screen) return undefined;
+      // The customer's home is drawn in its first mode, booking (apps/web/src/app/modes.ts), only.
+      const mode = (request.query as Record<string, unknown> | undefined)?.mode;
+      if (screen === 'Customer' && mode !== undefined && mode !== 'appointment_req') return undefined;
       const locale = pageLocale(request);
       const key = `${screen}:${locale}`;
       let page = drawn.get(key);

@@ -37,7 +37,18 @@ export const authStore = {
   },
 };
 
+/**
+ * The session a screen is drawn with on the server (prerender/public-pages.tsx): a role and no person, so a
+ * logged-in screen can be drawn before the app knows who is logged in. The browser never reads it: the app does
+ * not hydrate, it replaces the drawing (app/start.tsx).
+ */
+let drawnSession: SessionState = { token: null, user: null };
+
+export function setDrawnSession(user: SessionUser | null): void {
+  drawnSession = { token: null, user };
+}
+
 export function useSession(): SessionState & { accessType: AccessType } {
-  const current = useSyncExternalStore(authStore.subscribe, authStore.getState);
+  const current = useSyncExternalStore(authStore.subscribe, authStore.getState, () => drawnSession);
   return { ...current, accessType: current.user?.type ?? 'newCustomer' };
 }

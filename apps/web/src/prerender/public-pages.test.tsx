@@ -58,4 +58,27 @@ describe('the public pages drawn for the server', () => {
       expect(page.querySelectorAll('a[href]').length).toBeGreaterThan(0);
     }
   });
+
+  it('draws the customer home for no one: the shell and the booking form held, no name, no data', async () => {
+    const renderer = await createPublicPageRenderer({
+      catalogs: { en, pt, 'pt-BR': ptBR },
+      clientConfig: TEST_CLIENT_CONFIG,
+    });
+    const drawn = await renderer.render('Customer', 'en');
+    expect(drawn.title).toBe(en.page_titles.customer);
+    const page = parse(drawn.html);
+    expect(page.querySelector('h1')?.textContent).toBe(en.modes.customer.appointment_req);
+    expect(page.querySelector('[data-testid="session-user-name"]')?.textContent).toBe('');
+    const form = page.querySelector('fieldset');
+    expect([form?.hasAttribute('disabled'), form?.getAttribute('aria-busy')]).toEqual([true, 'true']);
+    expect(page.querySelector('textarea')?.hasAttribute('readonly')).toBe(true);
+    expect([...page.querySelectorAll('select option')].map((option) => option.textContent)).toEqual([
+      en.booking.choose_pet,
+      en.booking.choose_vet,
+    ]);
+    // The login screen drawn after it is drawn for no one either.
+    expect(
+      parse((await renderer.render('Login', 'en')).html).querySelector('input[autocomplete="username"]'),
+    ).not.toBeNull();
+  });
 });

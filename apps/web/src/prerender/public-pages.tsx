@@ -9,7 +9,10 @@ import { ROUTES } from '@vetcall/shared/routes';
 import { AppProviders } from '../app/providers';
 import { ScreenProviders } from '../app/screen-providers';
 import { LoginPage } from '../features/auth/login-page';
+import { CustomerPage } from '../features/customers/customer-page';
 import { RegistrationPage } from '../features/customers/registration-page';
+import { setDrawnSession } from '../lib/auth-store';
+import type { SessionUser } from '@vetcall/shared/schemas/auth';
 import { type ClientConfig, provideClientConfig } from '../lib/client-config';
 
 /**
@@ -20,7 +23,19 @@ import { type ClientConfig, provideClientConfig } from '../lib/client-config';
 const SCREENS = {
   Login: LoginPage,
   Registration: RegistrationPage,
+  Customer: CustomerPage,
 } as const;
+
+/**
+ * The customer's home drawn for no one in particular: the shell, the heading and the booking form's loading
+ * state, without a name or data (the app fills them in when it takes over). Whoever asks for /customer without
+ * a customer's session sees it until the app sends them on, as it did before with an empty page.
+ */
+const NO_ONE: Record<PrerenderedScreen, SessionUser | null> = {
+  Login: null,
+  Registration: null,
+  Customer: { user_id: 0, type: 'customer', name: '', email: '', locale: 'pt' },
+};
 
 export type PrerenderedScreen = keyof typeof SCREENS;
 
@@ -71,6 +86,7 @@ export async function createPublicPageRenderer(options: {
       await i18next.changeLanguage(LANGUAGE_TAGS[locale]);
       const route = ROUTES.find((candidate) => candidate.name === screen)!;
       const Screen = SCREENS[screen];
+      setDrawnSession(NO_ONE[screen]);
       // What the app draws in #root on this route (app/start.tsx): the root layout and the router add no markup.
       const html = renderToString(
         <StrictMode>

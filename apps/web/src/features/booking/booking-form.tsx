@@ -48,11 +48,14 @@ export function BookingForm({
   vets,
   customerEmail,
   draft = null,
+  loading = false,
 }: {
   pets: Pet[];
   vets: PublicVet[];
   customerEmail: string;
   draft?: BookingDraft | null;
+  /** The pets and vets are still on their way: the form shows, every field held (a disabled fieldset). */
+  loading?: boolean;
 }) {
   const { t } = useTranslation();
   const locale = currentLocale();
@@ -63,14 +66,20 @@ export function BookingForm({
   const today = useMemo(() => todayKey(new Date(), tz), [tz]);
   const lastDate = lastBookableDate(today);
   // A date that has left the booking window is not restored, nor the vet and time chosen for it.
-  const [restored] = useState(() => restoredFields(draft, pets, today, lastDate));
+  const [restored] = useState(() => restoredFields(draft, today, lastDate));
 
   const [code, setCode] = useState<AccessCodeState>({
     value: draft?.access_code ?? '',
     status: 'unchecked',
     included: false,
   });
-  const [petId, setPetId] = useState(restored.petId ?? (pets.length === 1 ? String(pets[0]!.pet_id) : ''));
+  const [petId, setPetId] = useState(() => firstPetId(draft, pets));
+  // The pets arrive after the form first shows (`loading`): the pet is chosen from them then, as on a first draw.
+  const [waitingForPets, setWaitingForPets] = useState(loading);
+  if (waitingForPets && !loading) {
+    setWaitingForPets(false);
+    setPetId(firstPetId(draft, pets));
+  }
   const [description, setDescription] = useState(draft?.description ?? '');
   const [files, setFiles] = useState<File[]>([]);
   const [date, setDate] = useState(restored.date);
@@ -104,7 +113,7 @@ export function BookingForm({
   const restoredStart =
     restored.start && date === restored.date && vetUserId === restored.vetUserId ? restored.start : undefined;
 
-  const noPets = pets.length === 0;
+  const noPets = !loading && pets.length === 0;
   const canSchedule = privacy && terms && !noPets && (!codesEnabled || code.status === 'valid');
   const pet = pets.find((item) => String(item.pet_id) === petId);
 
@@ -240,147 +249,154 @@ export function BookingForm({
 
   return (
     <Paper withBorder p="lg" radius="md" maw={860}>
-      <Stack>
-        {draft && (
-          <Alert color="blue" title={t('booking.draft_restored_title')}>
-            <Text size="sm">{t('booking.draft_restored')}</Text>
-            {restoredStart && (
-              <Text size="sm">{t('booking.draft_time', { time: formatDateTime(restoredStart, locale) })}</Text>
-            )}
-            {draft.file_names.length > 0 && files.length === 0 && (
-              <Text size="sm" fw={600}>
-                {t('booking.draft_files', { files: draft.file_names.join(', ') })}
-              </Text>
-            )}
-          </Alert>
-        )}
-        {failure && (
-          <Alert color="red" role="alert" title={t('booking.request_failed_title')}>
-            {failure}
-          </Alert>
-        )}
-        {codesEnabled && <AccessCodeField state={code} onChange={setCode} />}
-        {noPets ? (
-          <Alert color="blue">
-            {t('booking.no_pets')}{' '}
-            <Link to={`/customerdata?lang=${locale}&access=customer`}>{t('booking.add_pets')}</Link>
-          </Alert>
-        ) : (
-          <NativeSelect
-            label={t('booking.pet')}
-            required
-            value={petId}
-            error={errors.pet}
-            onChange={(event) => setPetId(event.currentTarget.value)}
-            data={[
-              { value: '', label: t('booking.choose_pet') },
-              ...pets.map((item) => ({ value: String(item.pet_id), label: item.name })),
-            ]}
-          />
-        )}
-        <Textarea
-          label={t('booking.description')}
-          required
-          disabled={noPets}
-          autosize
-          minRows={3}
-          maxLength={DESCRIPTION_MAX}
-          value={description}
-          error={errors.description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-        />
-        <FileInput
-          label={t('booking.files')}
-          description={t('booking.files_help')}
-          multiple
-          clearable
-          clearButtonProps={{ 'aria-label': t('booking.clear_files') }}
-          value={files}
-          onChange={chooseFiles}
-          placeholder={t('booking.files_placeholder')}
-          // Mantine's default placeholder grey is below WCAG AA contrast.
-          styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
-        />
-        <Grid>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <DateInput
-              label={t('booking.date')}
-              required
-              minDate={today}
-              maxDate={lastDate}
-              value={date}
-              error={errors.date}
-              onChange={(value) => {
-                // Choosing the shown date again is how a person asks for its vets again; the vet stays chosen.
-                if (date && value === date) {
-                  void availability.refetch();
-                  return;
-                }
-                setDate(value ?? '');
-                setVetUserId('');
-              }}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
+      <fieldset className="plain-fieldset" disabled={loading} aria-busy={loading}>
+        <Stack>
+          {draft && (
+            <Alert color="blue" title={t('booking.draft_restored_title')}>
+              <Text size="sm">{t('booking.draft_restored')}</Text>
+              {restoredStart && (
+                <Text size="sm">{t('booking.draft_time', { time: formatDateTime(restoredStart, locale) })}</Text>
+              )}
+              {draft.file_names.length > 0 && files.length === 0 && (
+                <Text size="sm" fw={600}>
+                  {t('booking.draft_files', { files: draft.file_names.join(', ') })}
+                </Text>
+              )}
+            </Alert>
+          )}
+          {failure && (
+            <Alert color="red" role="alert" title={t('booking.request_failed_title')}>
+              {failure}
+            </Alert>
+          )}
+          {codesEnabled && <AccessCodeField state={code} onChange={setCode} />}
+          {noPets ? (
+            <Alert color="blue">
+              {t('booking.no_pets')}{' '}
+              <Link to={`/customerdata?lang=${locale}&access=customer`}>{t('booking.add_pets')}</Link>
+            </Alert>
+          ) : (
             <NativeSelect
-              label={t('booking.vet')}
+              label={t('booking.pet')}
               required
-              disabled={!date || availableVets.length === 0}
-              // A vet no longer free that date (the list was asked again) is no longer chosen.
-              value={vet ? vetUserId : ''}
-              error={errors.vet}
-              onChange={(event) => setVetUserId(event.currentTarget.value)}
+              value={petId}
+              error={errors.pet}
+              onChange={(event) => setPetId(event.currentTarget.value)}
               data={[
-                { value: '', label: t('booking.choose_vet') },
-                ...availableVets.map((item) => ({
-                  value: String(item.user_id),
-                  label: item.specialty ? `${item.name} · ${item.specialty}` : item.name,
-                })),
+                { value: '', label: t('booking.choose_pet') },
+                ...pets.map((item) => ({ value: String(item.pet_id), label: item.name })),
               ]}
             />
-          </Grid.Col>
-        </Grid>
-        {vet && quote.data && (
-          <Text role="status" fw={600}>
-            {quote.data.included
-              ? t('booking.price_free')
-              : t('booking.price', { price: formatEuros(quote.data.price_cents, locale) })}
-            {!quote.data.included && quote.data.discount_percent > 0 && (
-              <Text span size="sm" c="dimmed" fw={400} ml="xs">
-                {t('booking.price_discount', {
-                  list: formatEuros(quote.data.list_price_cents, locale),
-                  discount: quote.data.discount_percent,
-                })}
-              </Text>
-            )}
-          </Text>
-        )}
-        {vet && quote.isError && <Text c="red.9">{apiErrorMessage(t, quote.error)}</Text>}
-        <Checkbox
-          label={t('booking.consent_privacy')}
-          checked={privacy}
-          onChange={(event) => setPrivacy(event.currentTarget.checked)}
-        />
-        <Checkbox
-          label={t('booking.consent_terms')}
-          checked={terms}
-          onChange={(event) => setTerms(event.currentTarget.checked)}
-        />
-        <Group justify="flex-end">
-          <Button disabled={!canSchedule} onClick={schedule}>
-            {t('booking.schedule')}
-          </Button>
-        </Group>
-      </Stack>
+          )}
+          <Textarea
+            label={t('booking.description')}
+            required
+            disabled={noPets}
+            autosize
+            minRows={3}
+            maxLength={DESCRIPTION_MAX}
+            value={description}
+            error={errors.description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+          />
+          <FileInput
+            label={t('booking.files')}
+            description={t('booking.files_help')}
+            multiple
+            clearable
+            clearButtonProps={{ 'aria-label': t('booking.clear_files') }}
+            value={files}
+            onChange={chooseFiles}
+            placeholder={t('booking.files_placeholder')}
+            // Mantine's default placeholder grey is below WCAG AA contrast.
+            styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
+          />
+          <Grid>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <DateInput
+                label={t('booking.date')}
+                required
+                minDate={today}
+                maxDate={lastDate}
+                value={date}
+                error={errors.date}
+                onChange={(value) => {
+                  // Choosing the shown date again is how a person asks for its vets again; the vet stays chosen.
+                  if (date && value === date) {
+                    void availability.refetch();
+                    return;
+                  }
+                  setDate(value ?? '');
+                  setVetUserId('');
+                }}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, sm: 6 }}>
+              <NativeSelect
+                label={t('booking.vet')}
+                required
+                disabled={!date || availableVets.length === 0}
+                // A vet no longer free that date (the list was asked again) is no longer chosen.
+                value={vet ? vetUserId : ''}
+                error={errors.vet}
+                onChange={(event) => setVetUserId(event.currentTarget.value)}
+                data={[
+                  { value: '', label: t('booking.choose_vet') },
+                  ...availableVets.map((item) => ({
+                    value: String(item.user_id),
+                    label: item.specialty ? `${item.name} · ${item.specialty}` : item.name,
+                  })),
+                ]}
+              />
+            </Grid.Col>
+          </Grid>
+          {vet && quote.data && (
+            <Text role="status" fw={600}>
+              {quote.data.included
+                ? t('booking.price_free')
+                : t('booking.price', { price: formatEuros(quote.data.price_cents, locale) })}
+              {!quote.data.included && quote.data.discount_percent > 0 && (
+                <Text span size="sm" c="dimmed" fw={400} ml="xs">
+                  {t('booking.price_discount', {
+                    list: formatEuros(quote.data.list_price_cents, locale),
+                    discount: quote.data.discount_percent,
+                  })}
+                </Text>
+              )}
+            </Text>
+          )}
+          {vet && quote.isError && <Text c="red.9">{apiErrorMessage(t, quote.error)}</Text>}
+          <Checkbox
+            label={t('booking.consent_privacy')}
+            checked={privacy}
+            onChange={(event) => setPrivacy(event.currentTarget.checked)}
+          />
+          <Checkbox
+            label={t('booking.consent_terms')}
+            checked={terms}
+            onChange={(event) => setTerms(event.currentTarget.checked)}
+          />
+          <Group justify="flex-end">
+            <Button disabled={!canSchedule} onClick={schedule}>
+              {t('booking.schedule')}
+            </Button>
+          </Group>
+        </Stack>
+      </fieldset>
     </Paper>
   );
 }
 
-/** The parts of a kept draft that still hold: the pet still listed, the date still bookable. */
-function restoredFields(draft: BookingDraft | null, pets: Pet[], today: string, lastDate: string) {
+/** The pet chosen at first: the kept draft's if it is still listed, else the only pet, else none. */
+function firstPetId(draft: BookingDraft | null, pets: Pet[]): string {
+  if (draft && pets.some((pet) => pet.pet_id === draft.pet_id)) return String(draft.pet_id);
+  return pets.length === 1 ? String(pets[0]!.pet_id) : '';
+}
+
+/** The parts of a kept draft that still hold: the date still bookable, and the vet and time chosen for it. */
+function restoredFields(draft: BookingDraft | null, today: string, lastDate: string) {
   const dateHolds = draft !== null && draft.date >= today && draft.date <= lastDate;
   return {
-    petId: draft && pets.some((pet) => pet.pet_id === draft.pet_id) ? String(draft.pet_id) : undefined,
     date: dateHolds ? draft.date : '',
     vetUserId: dateHolds ? String(draft.vet_user_id) : '',
     start: dateHolds ? draft.start : undefined,

@@ -1,8 +1,10 @@
+import { useDeferredValue, useMemo } from 'react';
+import { Alert } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
-import { QueryContent } from '../../components/ui/query-content';
 import { useSession } from '../../lib/auth-store';
+import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { useCustomer } from '../customers/api/customers';
 import { useCustomerPets } from '../pets/api/pets';
@@ -17,30 +19,53 @@ import { asksToRestoreBooking, keptBookingDraft } from './booking-draft';
 export function BookingPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const restore = asksToRestoreBooking(useLocation().state);
-  const isCustomer = user?.type === 'customer';
-  const customer = useCustomer(isCustomer ? user.email : undefined);
-  const pets = useCustomerPets(customer.data?.customer_id, currentLocale());
-  const vets = usePublicVets(isCustomer);
-  if (!isCustomer) return null;
+  if (user?.type !== 'customer') return null;
   return (
     <AuthenticatedLayout heading={t('modes.customer.appointment_req')}>
       <div data-testid="mode-content" data-mode="appointment_req">
-        <QueryContent query={vets} errorKey="booking.load_error">
-          {(vetList) => (
-            <QueryContent query={pets} errorKey="booking.load_error">
-              {(petList) => (
-                <BookingForm
-                  pets={petList.filter((pet) => !pet.archived)}
-                  vets={vetList}
-                  customerEmail={user.email}
-                  draft={restore ? keptBookingDraft() : null}
-                />
-              )}
-            </QueryContent>
-          )}
-        </QueryContent>
+        <BookingContent email={user.email} />
       </div>
     </AuthenticatedLayout>
   );
+}
+
+const NONE: never[] = [];
+
+/**
+ * The form shows at once, its fields held until the vets and pets are in (the pet is then chosen from them).
+ * The server draws this same waiting form (docs/decisions/027-the-customer-home-drawn-on-the-server.md),
+ * and the app's takes its place with nothing moving. The form with the data is drawn in a render React may
+ * interrupt (deferred values), not in the one the data's arrival starts, which it cannot (a phone spent some
+ * 200 ms on it): that one only finds the same form element as before and stops there.
+ */
+function BookingContent({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const restore = asksToRestoreBooking(useLocation().state);
+  const customer = useCustomer(email);
+  const petsQuery = useCustomerPets(customer.data?.customer_id, currentLocale());
+  const vetsQuery = usePublicVets(true);
+  const pets = useDeferredValue(petsQuery.data);
+  const vets = useDeferredValue(vetsQuery.data);
+  const failed = [vetsQuery, customer, petsQuery].find((query) => query.isError);
+  const loading = pets === undefined || vets === undefined;
+  const form = useMemo(
+    () => (
+      <BookingForm
+        loading={loading}
+        pets={(pets ?? NONE).filter((pet) => !pet.archived)}
+        vets={vets ?? NONE}
+        customerEmail={email}
+        draft={restore ? keptBookingDraft() : null}
+      />
+    ),
+    [loading, pets, vets, email, restore],
+  );
+  if (failed) {
+    return (
+      <Alert color="red" role="alert">
+        {apiErrorMessage(t, failed.error, 'booking.load_error')}
+      </Alert>
+    );
+  }
+  return form;
 }

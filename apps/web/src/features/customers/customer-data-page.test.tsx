@@ -8,40 +8,12 @@ import { type Customer, customerSchema, emailCheckResponseSchema } from '@vetcal
 import { type Pet, petDeletionSchema, petSchema } from '@vetcall/shared/schemas/pet';
 import { authStore } from '../../lib/auth-store';
 import { loadTestClientConfig } from '../../test/client-config';
+import { petOf, rita } from '../../test/customer-fixtures';
 import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { chooseOption, write } from '../../test/user-input';
 import { CustomerDataPage } from './customer-data-page';
 
-const rita: Customer = {
-  user_id: 5,
-  customer_id: 3,
-  name: 'Rita Carvalho',
-  email: 'rita@example.test',
-  phone: '912 000 111',
-  tax_id: '245678901',
-  address: 'Rua dos Açores',
-  postal_code: '1000-001',
-  city: 'Lisboa',
-  state: 'Lisboa',
-  country: 'PT',
-  vet_center: '',
-};
-
-const petOf = (fields: Partial<Pet> & Pick<Pet, 'pet_id' | 'name'>): Pet => ({
-  user_id: 5,
-  customer_id: 3,
-  species: 'Dog',
-  breed_id: 3,
-  breed: 'Labrador Retriever',
-  gender: 'M',
-  birth: '2020-01-15',
-  fertile_status: 'neutered',
-  weight: 31.4,
-  policy: null,
-  archived: false,
-  ...fields,
-});
 const trovao = petOf({ pet_id: 11, name: 'Trovão' });
 const nuvem = petOf({ pet_id: 12, name: 'Nuvem', species: 'Cat', breed_id: null, breed: 'Mixed', gender: 'F' });
 
