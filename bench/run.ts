@@ -2,8 +2,10 @@
  * `npm run bench` (issue 16): seeds 100 000 appointments, 50 vets and 5 000 customers (bench/volume-seed.ts),
  * starts a bare Fastify hello-world and the application (`node scripts/start.mjs`, production mode) each in
  * its own process on 127.0.0.1, and drives every request of the issue with autocannon at 50 connections,
- * each beside the hello-world measured in the same phase. The appointment lists run at 1 000 and at 100 000
- * appointments (same people) to show whether their cost is flat. Then the slot engine, the web app's
+ * side by side with what it is compared with, in alternating rounds (http-load.ts loadPaired): a hot read
+ * with the hello-world; an appointment list at 1 000 and at 100 000 appointments (same people), on a second
+ * app started on a copy of the database as it was at 1 000, to show whether their cost is flat. Then the
+ * slot engine, the web app's
  * bundles and Lighthouse (bench/web.bench.ts, when present), start-up time and memory; with `--video`, the
  * video-call bench. One table on the console, everything in bench/results/latest.json.
  *
