@@ -7,13 +7,26 @@ import { buildServer, serverCommandArgs } from '../../../scripts/build-server.mj
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** A free loopback port (free when asked: the caller binds it soon after). */
+/**
+ * A free loopback port (free when asked: the caller binds it soon after), below the kernel's ephemeral range
+ * (32768 and up). A port the kernel hands out for `listen(0)` comes from that range, which every outgoing
+ * connection of the tests running beside this one draws from too: one took such a port between the asking
+ * and the child's listen (EADDRINUSE in a clean-clone run).
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port between 20000 and 32000');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 export interface BuiltCheckout {
