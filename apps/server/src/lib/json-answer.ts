@@ -23,11 +23,14 @@ export function sendJson(reply: FastifyReply, body: string | Buffer): FastifyRep
   return reply.header('content-type', JSON_CONTENT_TYPE).send(body);
 }
 
-/** A kept JSON answer: its bytes, and their gzip form when the answer is large enough for it to pay. */
-export interface JsonAnswer {
+/** Bytes kept to be sent again and again (a JSON answer, a drawn page), and their gzip form when it pays. */
+export interface KeptBytes {
   body: string | Buffer;
   gzipped?: Buffer;
 }
+
+/** A kept JSON answer: its bytes, and their gzip form when the answer is large enough for it to pay. */
+export type JsonAnswer = KeptBytes;
 
 /**
  * From this size an answer is kept as bytes and gzipped too. A week of slots is 10 KB of JSON and 1 KB
@@ -39,17 +42,31 @@ export interface JsonAnswer {
 const GZIP_FROM_CHARS = 1024;
 const gzipAsync = promisify(gzip);
 
-export async function encodeAnswer<T>(schema: z.ZodType<unknown, T>, value: T): Promise<JsonAnswer> {
-  const text = encodeJson(schema, value);
-  if (text.length < GZIP_FROM_CHARS) return { body: text };
+/** `text` kept as bytes and gzipped (zlib on the thread pool), to be sent with {@link sendKept}. */
+export async function keepGzipped(text: string): Promise<KeptBytes & { body: Buffer; gzipped: Buffer }> {
   const body = Buffer.from(text);
   return { body, gzipped: await gzipAsync(body) };
 }
 
-/** Sends a kept answer, gzipped when the request takes gzip (return the reply this gives from the handler). */
+export async function encodeAnswer<T>(schema: z.ZodType<unknown, T>, value: T): Promise<JsonAnswer> {
+  const text = encodeJson(schema, value);
+  return text.length < GZIP_FROM_CHARS ? { body: text } : keepGzipped(text);
+}
+
+/**
+ * Sends kept bytes, gzipped when the request takes gzip, adding accept-encoding to the Vary the reply already
+ * has unless it names it (return the reply this gives from the handler). The content type is the caller's.
+ */
+export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: KeptBytes): FastifyReply {
+  if (kept.gzipped === undefined) return reply.send(kept.body);
+  const vary = typeof reply.getHeader('vary') === 'string' ? (reply.getHeader('vary') as string) : '';
+  if (!/\baccept-encoding\b/i.test(vary))
+    void reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+  if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(kept.body);
+  return reply.header('content-encoding', 'gzip').send(kept.gzipped);
+}
+
+/** Sends a kept JSON answer, gzipped when the request takes gzip (return the reply this gives from the handler). */
 export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: JsonAnswer): FastifyReply {
-  if (answer.gzipped === undefined) return sendJson(reply, answer.body);
-  void reply.header('vary', 'accept-encoding');
-  if (!acceptsGzip(request.headers['accept-encoding'])) return sendJson(reply, answer.body);
-  return sendJson(reply.header('content-encoding', 'gzip'), answer.gzipped);
+  return sendKept(request, reply.header('content-type', JSON_CONTENT_TYPE), answer);
 }

@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, LANGUAGE_COOKIE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
 import { ROUTES } from '@vetcall/shared/routes';
@@ -11,6 +9,7 @@ import { clientConfigOf } from '../client-config.ts';
 import { escapeHtml } from '../providers/mail/templates.ts';
 import type { Config } from '../config.ts';
 import { CATALOGS } from '../i18n.ts';
+import { keepGzipped, type KeptBytes } from '../lib/json-answer.ts';
 
 /**
  * The login and registration screens drawn on the server, so a first visit shows them at once instead of after
@@ -33,8 +32,6 @@ interface RendererModule {
 /** The part of Vite's build manifest read here: each source's chunk, the chunks it imports and its CSS. */
 type Manifest = Record<string, { file: string; name?: string; imports?: string[]; css?: string[] }>;
 
-const gzipAsync = promisify(gzip);
-
 const SCREEN_PATHS = new Map<string, Screen>(
   ROUTES.filter((route) => ['Login', 'Registration', 'Customer'].includes(route.name)).map((route) => [
     route.path,
@@ -49,10 +46,7 @@ const SCREEN_STYLES: Record<Screen, string[]> = {
 };
 
 /** A drawn page, kept as bytes and gzipped (about 23 KB of markup, 5 KB gzipped). */
-export interface DrawnPage {
-  body: Buffer;
-  gzipped: Buffer;
-}
+export type DrawnPage = KeptBytes;
 
 export interface PublicPages {
   /** The page for a GET of `pathname`, drawn; undefined when it is not one of them or cannot be drawn. */
@@ -128,8 +122,7 @@ export function createPublicPages(config: Config, log: FastifyBaseLogger): Publi
         .replace('<div id="root"></div>', `<div id="root" data-prerendered="${screen}">${html}</div>`);
       // A template without the root to fill is not drawn into.
       if (!page.includes('data-prerendered')) return undefined;
-      const body = Buffer.from(page);
-      return { body, gzipped: await gzipAsync(body) };
+      return await keepGzipped(page);
     } catch (error) {
       log.error({ err: error, screen, locale }, 'drawing a public page failed; serving the plain app');
       return undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { acceptsGzip } from '../lib/accept-encoding.ts';
+import { sendKept } from '../lib/json-answer.ts';
 import { createPublicPages } from './public-pages.ts';
 
 /** Source maps stay on disk for our own debugging; browsers get a 404 (issue 16: the app's 5 MB map was served). */
@@ -53,11 +53,7 @@ export async function registerWebApp(app: FastifyInstance, config: Config): Prom
       void reply.header('cache-control', 'no-cache');
       const drawn = await publicPages?.pageFor(request, pathname);
       // The drawn page is in the language of the device's cookie: a cache must keep one per cookie.
-      if (drawn) {
-        void reply.header('vary', 'cookie, accept-encoding').type('text/html; charset=utf-8');
-        if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(drawn.body);
-        return reply.header('content-encoding', 'gzip').send(drawn.gzipped);
-      }
+      if (drawn) return sendKept(request, reply.header('vary', 'cookie').type('text/html; charset=utf-8'), drawn);
       return reply.type('text/html').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'not_found', message: 'Not found.' });
