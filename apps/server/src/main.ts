@@ -15,9 +15,11 @@ const SHUTDOWN_LIMIT_MS = 9000;
 const CONNECTIONS_GRACE_MS = 6000;
 
 async function main() {
-  // Listened for before anything else: a signal that comes while the server starts is kept and acted on once it
-  // can shut down gracefully (without a listener Node dies of it at once, with no exit code), and the start
-  // gets SHUTDOWN_LIMIT_MS to get there.
+  // Listened for before anything else: a signal that comes while the server starts is kept, and the start stops
+  // at its next step (the database opened, migrated, seeded, the app built) instead of going on to serve: each
+  // step is whole when it ends, so nothing is left half-written. A first start's database creation alone takes
+  // 5 s or more on a small machine; finishing the whole start before shutting down went past the limit there.
+  // Without a listener Node would die of the signal at once, with no exit code.
   const signals: { stop?: (signal: string) => void; pending?: string } = {};
   const onSignal = (signal: string) => {
     if (signals.stop) return signals.stop(signal);
@@ -27,13 +29,23 @@ async function main() {
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  /** Ends the process with 0 when a signal came during the step that just finished, closing what is open. */
+  const stopIfSignalled = async (...opened: { close(): Promise<unknown> }[]) => {
+    if (!signals.pending) return;
+    console.error(`  ${signals.pending} while starting: stopped before serving.`);
+    for (const resource of opened) await resource.close();
+    process.exit(0);
+  };
 
   const config = loadConfig();
   const database = await openDatabase(
     config.databaseUrl ? { url: config.databaseUrl, poolSize: config.databasePoolSize } : { dataDir: config.dataDir },
   );
+  await stopIfSignalled(database);
   await database.migrate();
+  await stopIfSignalled(database);
   const seeded = config.isDemo ? await seedDemoData(database.db, { secrets: createSecrets(config) }) : false;
+  await stopIfSignalled(database);
 
   // The app's logger exists only once the app is built, after the context its worker is part of.
   const logs: { app?: { error(details: object, message: string): void } } = {};
@@ -47,6 +59,7 @@ async function main() {
   });
   const app = await buildApp(context);
   logs.app = app.log;
+  await stopIfSignalled(app, context.mailer, database);
   await app.listen({ port: config.port, host: config.host });
 
   const storage =
