@@ -97,4 +97,18 @@ export default defineConfig(
     files: ['**/*.test.{ts,tsx}'],
     rules: { 'import-x/no-restricted-paths': 'off' },
   },
+  // The test files of a worker share their modules (isolate: false in both projects): a module mock of one file
+  // would reach the others, or miss a module another file loaded first.
+  {
+    files: ['apps/*/src/**/*.test.{ts,tsx}', 'apps/*/test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|unmock|doUnmock)$/]",
+          message: 'No module mocks: fake the network boundary (test/fake-api.ts) or spy on an object method.',
+        },
+      ],
+    },
+  },
 );

@@ -12,10 +12,20 @@ export function registerPasswordStrengthLoading(app: FastifyInstance): void {
     if (!isPasswordStrengthLoaded()) await loadPasswordStrength();
   };
   app.addHook('onRoute', (route) => {
-    if (!scoresNewPassword(route.schema?.body)) return;
+    if (!bodyScoresNewPassword(route.schema?.body)) return;
     const existing = route.preValidation;
     route.preValidation = [loadDictionaries, ...(existing ? [existing].flat() : [])];
   });
+}
+
+/** Body schemas are module constants, the same objects in every app built: each is searched once. */
+const verdicts = new WeakMap<object, boolean>();
+
+function bodyScoresNewPassword(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  let verdict = verdicts.get(body);
+  if (verdict === undefined) verdicts.set(body, (verdict = scoresNewPassword(body)));
+  return verdict;
 }
 
 /** Whether a (zod) body schema contains the new-password field, whose check scores the password. */

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
@@ -8,9 +8,7 @@ import { loadTestClientConfig } from '../../test/client-config';
 import { fakeApi, refusal } from '../../test/fake-api';
 import { initTestI18n, renderRoutes } from '../../test/render';
 import { CheckoutPage } from './checkout-page';
-import { leavePage } from './leave-page';
-
-vi.mock('./leave-page', () => ({ leavePage: vi.fn() }));
+import { pageExit } from './leave-page';
 
 const checkout: Checkout = {
   payment_hash: 'pay_abc123',
@@ -65,12 +63,13 @@ describe('CheckoutPage', () => {
     await initTestI18n();
     await loadTestClientConfig();
   });
+  let leavePage: MockInstance<typeof pageExit.leave>;
   beforeEach(() => {
+    leavePage = vi.spyOn(pageExit, 'leave').mockImplementation(() => undefined);
     authStore.setSession('tok', { user_id: 7, type: 'customer', name: 'Ana', email: 'ana@x.test', locale: 'en' });
   });
   afterEach(() => {
     vi.restoreAllMocks();
-    vi.mocked(leavePage).mockClear();
     authStore.clear();
     notifications.clean();
     notifications.cleanQueue();

@@ -26,7 +26,7 @@ import { browserTimeZone, formatDateTime, formatTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { useFieldProps } from '../../lib/use-field-props';
 import { cancelCheckout, fetchCheckout, payCheckout } from './api/payment';
-import { leavePage } from './leave-page';
+import { pageExit } from './leave-page';
 import { formatEuros } from '../../lib/format';
 import { useCustomerOnly } from './use-customer-only';
 
@@ -157,14 +157,14 @@ function CardForm({ checkout }: { checkout: Checkout }) {
   const pay = useMutation({
     mutationFn: (card: CheckoutPay) => payCheckout(checkout.payment_hash, card, locale),
     onMutate: () => setFailure(null),
-    onSuccess: ({ redirect_url }) => leavePage(redirect_url, requestSent),
+    onSuccess: ({ redirect_url }) => pageExit.leave(redirect_url, requestSent),
     onError: (error) => setFailure(actionErrorMessage(t, error, 'checkout.pay_error')),
   });
   const cancel = useMutation({
     mutationFn: () => cancelCheckout(checkout.payment_hash, locale),
     onMutate: () => setFailure(null),
     onSuccess: ({ redirect_url }) =>
-      leavePage(redirect_url, `/customerdata?lang=${currentLocale()}&access=customer&payment_canceled=1`),
+      pageExit.leave(redirect_url, `/customerdata?lang=${currentLocale()}&access=customer&payment_canceled=1`),
     onError: (error) => setFailure(actionErrorMessage(t, error, 'checkout.cancel_error')),
   });
   const busy = pay.isPending || cancel.isPending || pay.isSuccess || cancel.isSuccess;

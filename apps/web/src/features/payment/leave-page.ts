@@ -12,9 +12,11 @@ export function sameOriginTarget(url: string, fallback: string): string {
 }
 
 /**
- * Leaves the app for a full page load, as a payment provider's page does (the next page starts afresh).
- * A module of its own so tests can watch it: jsdom's location cannot be spied on.
+ * Leaving the app for a full page load, as a payment provider's page does (the next page starts afresh). An
+ * object's method, so tests can watch it with `vi.spyOn(pageExit, 'leave')`: jsdom's location cannot be spied on.
  */
-export function leavePage(url: string, fallback: string): void {
-  window.location.assign(sameOriginTarget(url, fallback));
-}
+export const pageExit = {
+  leave(url: string, fallback: string): void {
+    window.location.assign(sameOriginTarget(url, fallback));
+  },
+};

@@ -15,12 +15,10 @@ import { storage } from '../../../lib/storage';
 import { loadTestClientConfig } from '../../../test/client-config';
 import { APPOINTMENT_12, lifecycleOf } from '../../../test/appointment-fixtures';
 import { fakeApi } from '../../../test/fake-api';
+import { FakeUploadRequest } from '../../../test/fake-upload-request';
 import { fileAddedNoticeSchema, fileRemovedSchema } from '../../../test/route-schemas';
 import { initTestI18n, withProviders } from '../../../test/render';
-import { uploadAppointmentFiles } from '../api/upload-files';
 import { AppointmentDetailModal } from './appointment-detail';
-
-vi.mock('../api/upload-files', () => ({ uploadAppointmentFiles: vi.fn() }));
 
 const common = { ...APPOINTMENT_12, lifecycle: lifecycleOf() };
 
@@ -82,7 +80,7 @@ describe('AppointmentDetail', () => {
   });
   afterEach(() => {
     vi.restoreAllMocks();
-    vi.mocked(uploadAppointmentFiles).mockReset();
+    vi.unstubAllGlobals();
     notifications.clean();
     notifications.cleanQueue();
   });
@@ -223,12 +221,12 @@ describe('AppointmentDetail', () => {
 
   it('uploads new files on Save with their description, then notifies the other party', async () => {
     const calls = fakeServer(asCustomer, []);
-    vi.mocked(uploadAppointmentFiles).mockImplementation(async (data, files, onProgress) => {
-      onProgress?.(0.5);
-      // The upload goes through XMLHttpRequest, not fetch: its answer is held to the route's schema here.
-      const created = files.map((file, index) => storedFile({ file_id: 20 + index, file_name: file.name }));
-      return z.array(appointmentFileSchema).parse(created);
-    });
+    // The upload goes through XMLHttpRequest, not fetch: its answer is held to the route's schema here.
+    vi.stubGlobal('XMLHttpRequest', FakeUploadRequest);
+    FakeUploadRequest.answer = {
+      status: 201,
+      body: JSON.stringify(z.array(appointmentFileSchema).parse([storedFile({ file_id: 20, file_name: 'xray.png' })])),
+    };
     renderDetail();
     const dialog = await screen.findByRole('dialog', { name: 'Appointment 12' });
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Modify data' }));
@@ -245,11 +243,13 @@ describe('AppointmentDetail', () => {
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('New file added.')).toBeTruthy();
-    expect(vi.mocked(uploadAppointmentFiles)).toHaveBeenCalledWith(
-      { appointment_id: 12, file_description: 'X-ray' },
-      [expect.objectContaining({ name: 'xray.png' })],
-      expect.any(Function),
-    );
+    const upload = FakeUploadRequest.last;
+    expect(upload.url).toBe('/api/appointments/file/12');
+    expect(JSON.parse(String(upload.body!.get('file_data')))).toEqual({
+      appointment_id: 12,
+      file_description: 'X-ray',
+    });
+    expect((upload.body!.getAll('files[]') as File[]).map((file) => file.name)).toEqual(['xray.png']);
     await waitFor(() =>
       expect(calls.some((call) => call.url === '/api/appointments/newfileadded/12/customer/en')).toBe(true),
     );
