@@ -142,10 +142,11 @@ describe('RegistrationPage', { timeout: 20_000 }, () => {
     await fillPasswords('qwerty', 'qwerty');
     await waitFor(() => expect(strength()).toBe('Very weak'));
     await submit();
-    expect(
-      await screen.findAllByText('Too easy to guess. Use a longer password, or a few unrelated words.'),
-    ).toHaveLength(
-      2, // under the field and in the toast
+    // Under the field and in the toast, which the notifications store may draw a moment after the field.
+    await waitFor(() =>
+      expect(screen.getAllByText('Too easy to guess. Use a longer password, or a few unrelated words.')).toHaveLength(
+        2,
+      ),
     );
     expect(posted(api)).toEqual([]);
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { breedListSchema } from '@vetcall/shared/schemas/breeds';
@@ -92,7 +92,7 @@ describe('PetFormModal', { timeout: 20_000 }, () => {
     const { onSubmit, dialog } = renderForm();
     await userEvent.click(dialog.getByRole('button', { name: 'Add pet' }));
     // Name, gender, fertile status, birth date and weight.
-    expect(await dialog.findAllByText('This field is required.')).toHaveLength(5);
+    await waitFor(() => expect(dialog.getAllByText('This field is required.')).toHaveLength(5));
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
