@@ -7,7 +7,7 @@ import type { Mailer } from './providers/mail/mailer.ts';
 import type { Secrets } from './secrets.ts';
 import type { FileStore } from './providers/storage/file-store.ts';
 import type { VersionedCache } from './lib/versioned-cache.ts';
-import type { JsonAnswer } from './lib/json-answer.ts';
+import type { KeptBytes } from './lib/json-answer.ts';
 import type { SessionCache } from './modules/auth/auth.service.ts';
 
 /** What services need from the outside world, passed explicitly (no container). */
@@ -28,5 +28,5 @@ export interface AppContext {
    * Reads kept while the data version (database.dataVersion) has not moved: sessions by token hash, and
    * the JSON answers of the hot reads (lib/cached-json.ts).
    */
-  caches: { sessions: SessionCache; answers: VersionedCache<JsonAnswer> };
+  caches: { sessions: SessionCache; answers: VersionedCache<KeptBytes> };
 }

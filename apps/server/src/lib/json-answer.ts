@@ -29,9 +29,6 @@ export interface KeptBytes {
   gzipped?: Buffer;
 }
 
-/** A kept JSON answer: its bytes, and their gzip form when the answer is large enough for it to pay. */
-export type JsonAnswer = KeptBytes;
-
 /**
  * From this size an answer is kept as bytes and gzipped too. A week of slots is 10 KB of JSON and 1 KB
  * gzipped: once an answer is kept, the bytes written per request are most of what it costs (a bare Fastify
@@ -48,7 +45,7 @@ export async function keepGzipped(text: string): Promise<KeptBytes & { body: Buf
   return { body, gzipped: await gzipAsync(body) };
 }
 
-export async function encodeAnswer<T>(schema: z.ZodType<unknown, T>, value: T): Promise<JsonAnswer> {
+export async function encodeAnswer<T>(schema: z.ZodType<unknown, T>, value: T): Promise<KeptBytes> {
   const text = encodeJson(schema, value);
   return text.length < GZIP_FROM_CHARS ? { body: text } : keepGzipped(text);
 }
@@ -59,7 +56,8 @@ export async function encodeAnswer<T>(schema: z.ZodType<unknown, T>, value: T): 
  */
 export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: KeptBytes): FastifyReply {
   if (kept.gzipped === undefined) return reply.send(kept.body);
-  const vary = typeof reply.getHeader('vary') === 'string' ? (reply.getHeader('vary') as string) : '';
+  const current = reply.getHeader('vary');
+  const vary = typeof current === 'string' ? current : '';
   if (!/\baccept-encoding\b/i.test(vary))
     void reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
   if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(kept.body);
@@ -67,6 +65,6 @@ export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: Kep
 }
 
 /** Sends a kept JSON answer, gzipped when the request takes gzip (return the reply this gives from the handler). */
-export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: JsonAnswer): FastifyReply {
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: KeptBytes): FastifyReply {
   return sendKept(request, reply.header('content-type', JSON_CONTENT_TYPE), answer);
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, LANGUAGE_COOKIE, type Locale, normalizeLocale } from '@vetcall/shared/locales';
+import { MODES_BY_TYPE } from '@vetcall/shared/modes';
 import { ROUTES } from '@vetcall/shared/routes';
 import { clientConfigOf } from '../client-config.ts';
 import { escapeHtml } from '../providers/mail/templates.ts';
@@ -45,12 +46,9 @@ const SCREEN_STYLES: Record<Screen, string[]> = {
   Customer: ['src/app/all-styles.ts'],
 };
 
-/** A drawn page, kept as bytes and gzipped (about 23 KB of markup, 5 KB gzipped). */
-export type DrawnPage = KeptBytes;
-
 export interface PublicPages {
   /** The page for a GET of `pathname`, drawn; undefined when it is not one of them or cannot be drawn. */
-  pageFor(request: FastifyRequest, pathname: string): Promise<DrawnPage | undefined>;
+  pageFor(request: FastifyRequest, pathname: string): Promise<KeptBytes | undefined>;
 }
 
 /** The locale a page is drawn in: ?lang= first, then the device's choice (its cookie), then pt — as the app picks. */
@@ -102,8 +100,8 @@ export function createPublicPages(config: Config, log: FastifyBaseLogger): Publi
     .then((text) => JSON.parse(text) as Manifest)
     .catch(() => ({}) as Manifest);
 
-  const drawn = new Map<string, Promise<DrawnPage | undefined>>();
-  async function draw(screen: Screen, locale: Locale): Promise<DrawnPage | undefined> {
+  const drawn = new Map<string, Promise<KeptBytes | undefined>>();
+  async function draw(screen: Screen, locale: Locale): Promise<KeptBytes | undefined> {
     try {
       const [{ html, title }, index, built] = await Promise.all([
         (await loadRenderer()).render(screen, locale),
@@ -133,9 +131,9 @@ export function createPublicPages(config: Config, log: FastifyBaseLogger): Publi
     async pageFor(request, pathname) {
       const screen = SCREEN_PATHS.get(pathname.length > 1 ? pathname.replace(/\/$/, '').toLowerCase() : pathname);
       if (!screen) return undefined;
-      // The customer's home is drawn in its first mode, booking (apps/web/src/app/modes.ts), only.
+      // The customer's home is drawn in its first mode (booking) only.
       const mode = (request.query as Record<string, unknown> | undefined)?.mode;
-      if (screen === 'Customer' && mode !== undefined && mode !== 'appointment_req') return undefined;
+      if (screen === 'Customer' && mode !== undefined && mode !== MODES_BY_TYPE.customer[0]) return undefined;
       const locale = pageLocale(request);
       const key = `${screen}:${locale}`;
       let page = drawn.get(key);

@@ -31,11 +31,9 @@ const SCREENS = {
  * state, without a name or data (the app fills them in when it takes over). Whoever asks for /customer without
  * a customer's session sees it until the app sends them on, as it did before with an empty page.
  */
-const NO_ONE: Record<PrerenderedScreen, SessionUser | null> = {
-  Login: null,
-  Registration: null,
-  Customer: { user_id: 0, type: 'customer', name: '', email: '', locale: 'pt' },
-};
+function noOneOn(screen: PrerenderedScreen, locale: Locale): SessionUser | null {
+  return screen === 'Customer' ? { user_id: 0, type: 'customer', name: '', email: '', locale } : null;
+}
 
 export type PrerenderedScreen = keyof typeof SCREENS;
 
@@ -86,7 +84,7 @@ export async function createPublicPageRenderer(options: {
       await i18next.changeLanguage(LANGUAGE_TAGS[locale]);
       const route = ROUTES.find((candidate) => candidate.name === screen)!;
       const Screen = SCREENS[screen];
-      setDrawnSession(NO_ONE[screen]);
+      setDrawnSession(noOneOn(screen, locale));
       // What the app draws in #root on this route (app/start.tsx): the root layout and the router add no markup.
       const html = renderToString(
         <StrictMode>

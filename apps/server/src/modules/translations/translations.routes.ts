@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LOCALES, isLocale } from '@vetcall/shared/locales';
 import { CATALOGS } from '../../i18n.ts';
 import { notFound } from '../../errors.ts';
-import { type JsonAnswer, sendAnswer } from '../../lib/json-answer.ts';
+import { type KeptBytes, sendAnswer } from '../../lib/json-answer.ts';
 
 /**
  * Catalogs are fixed for the life of the process, so each body, its gzip form (47 KB → 14 KB: the first
@@ -15,7 +15,7 @@ const prepared = Object.fromEntries(
   LOCALES.map((locale) => {
     const body = JSON.stringify(CATALOGS[locale]);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const answer: JsonAnswer = { body: Buffer.from(body), gzipped: gzipSync(body, { level: 9 }) };
+    const answer: KeptBytes = { body: Buffer.from(body), gzipped: gzipSync(body, { level: 9 }) };
     return [locale, { answer, etag }];
   }),
 );
