@@ -2,7 +2,8 @@
  * Driving one request with autocannon (pipelining 1) after a warm-up that also proves the request works:
  * a request that does not answer 2xx is reported with its status and body instead of being timed.
  */
-import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import path from 'node:path';
 
 export interface LoadOptions {
   connections: number;
@@ -60,35 +61,33 @@ export interface Side {
 interface Run {
   requests: number;
   seconds: number;
-  latencies: number[];
+  latencies: Float64Array;
   non2xx: number;
   errors: number;
   timeouts: number;
   statuses: Map<string, number>;
 }
 
+/** What bench/load-generator.mjs sends back. */
+type GeneratorAnswer = { error: string } | { run: Omit<Run, 'statuses'> & { statuses: Record<string, number> } };
+
+const LOAD_GENERATOR = path.join(import.meta.dirname, 'load-generator.mjs');
+
+/** One run, driven from a fresh process (bench/load-generator.mjs says why). */
 async function timedRun(side: Side, connections: number, seconds: number): Promise<Run> {
-  const latencies: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const options = { url: side.url, headers: side.headers, connections, duration: seconds, pipelining: 1 };
-    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      latencies.push(responseTime);
+  const child = fork(LOAD_GENERATOR, { serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const answer = await new Promise<GeneratorAnswer>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as GeneratorAnswer));
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the load generator exited with ${code} before answering`)));
+      child.send({ url: side.url, headers: side.headers, connections, seconds });
     });
-  });
-  const statuses = new Map<string, number>();
-  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
-    if (!status.startsWith('2')) statuses.set(status, stats.count ?? 0);
+    if ('error' in answer) throw new Error(answer.error);
+    return { ...answer.run, statuses: new Map(Object.entries(answer.run.statuses)) };
+  } finally {
+    child.kill();
   }
-  return {
-    requests: result.requests.total,
-    seconds: result.duration,
-    latencies,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statuses,
-  };
 }
 
 function percentile(sorted: Float64Array, share: number): number {
@@ -99,7 +98,13 @@ function percentile(sorted: Float64Array, share: number): number {
 
 /** The runs of one side as one result: req/s over their whole time, percentiles over every response. */
 function combine(runs: Run[]): LoadResult {
-  const sorted = Float64Array.from(runs.flatMap((run) => run.latencies)).sort();
+  const sorted = new Float64Array(runs.reduce((sum, run) => sum + run.latencies.length, 0));
+  let offset = 0;
+  for (const run of runs) {
+    sorted.set(run.latencies, offset);
+    offset += run.latencies.length;
+  }
+  sorted.sort();
   const statuses = new Map<string, number>();
   for (const run of runs)
     for (const [status, count] of run.statuses) statuses.set(status, (statuses.get(status) ?? 0) + count);

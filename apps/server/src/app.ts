@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { rememberingValidatorCompiler } from './lib/remembered-validation.ts';
@@ -37,7 +36,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { translationRoutes } from './modules/translations/translations.routes.ts';
 import { jitsiBrandingRoutes } from './modules/video/jitsi-branding.routes.ts';
 import { roomAccessRoutes } from './modules/video/room-access.routes.ts';
-import { signallingRoutes, WEBSOCKET_OPTIONS } from './modules/video/signalling.routes.ts';
+import { lazyChildLoggerFactory } from './lib/lazy-request-logger.ts';
+import { signallingRoutes } from './modules/video/signalling.routes.ts';
 import { registerControlCharacterGuard } from './plugins/control-characters.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { errorLogFields } from './plugins/error-log.ts';
@@ -118,6 +118,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     // plugins/request-log.ts logs what needs a look, once per request.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: nextRequestId,
+    childLoggerFactory: lazyChildLoggerFactory,
   }).withTypeProvider<ZodTypeProvider>();
 
   // The limiter's Redis connection (REDIS_URL) ends with the app that uses it.
@@ -132,7 +133,6 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   registerControlCharacterGuard(app);
   registerSecurityHeaders(app, config);
   await registerOpenApi(app);
-  await app.register(websocket, WEBSOCKET_OPTIONS);
 
   await app.register(named(healthRoutes), { prefix: '/api', context });
   await app.register(named(loginRoutes), { prefix: '/api/login', context });

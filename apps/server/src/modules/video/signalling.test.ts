@@ -1,4 +1,3 @@
-import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +13,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { connectSignalClient, listenForSignalling, type SignalClient } from '../../../test/signal-client.ts';
 import { buildVideoAppointment } from '../../../test/video-world.ts';
 import { PIN_LOOKUP_FAILURES_PER_IP } from './room-access.service.ts';
-import { signallingRoutes, WEBSOCKET_OPTIONS } from './signalling.routes.ts';
+import { signallingRoutes } from './signalling.routes.ts';
 
 const START = new Date('2026-03-10T14:00:00Z');
 const NOW = '2026-03-10T13:50:00Z';
@@ -292,7 +291,6 @@ describe('video signalling timers', () => {
     t = await buildTestApp({ clock: fixedClock(NOW) });
     // The real plugin on a small app of its own, with timers short enough for a test.
     server = Fastify();
-    await server.register(websocket, WEBSOCKET_OPTIONS);
     await server.register(signallingRoutes, {
       prefix: '/api/video',
       context: t.context,
