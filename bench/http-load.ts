@@ -3,6 +3,7 @@
  * a request that does not answer 2xx is reported with its status and body instead of being timed.
  */
 import { fork } from 'node:child_process';
+import { request } from 'node:http';
 import path from 'node:path';
 
 export interface LoadOptions {
@@ -49,6 +50,20 @@ export async function logIn(base: string, email: string, password: string): Prom
   const body = await response.text();
   if (!response.ok) throw new Error(`login ${email}: ${response.status} ${body.slice(0, 300)}`);
   return { authorization: `Bearer ${(JSON.parse(body) as { token: string }).token}` };
+}
+
+/** The bytes of the answer's body as sent (compressed when it is), for one GET of `url`. */
+export function answerBytes(url: string, headers: Headers): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const sent = request(url, { headers }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve(bytes));
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }
 
 /** One request to drive: where, and with which headers. */
