@@ -95,14 +95,15 @@ export type SessionCache = VersionedCache<Actor>;
  * Served from `caches.sessions` while the data has not changed (a logout, a password change or a
  * deactivation anywhere moves the data version) and the session needs no touch.
  */
-export async function authenticateToken(
+export function authenticateToken(
   deps: Pick<AppContext, 'db' | 'clock'> & { caches?: { sessions: SessionCache } },
   token: string,
-): Promise<Actor> {
+): Actor | Promise<Actor> {
   const tokenHash = hashToken(token);
   const now = deps.clock.now();
   const cache = deps.caches?.sessions;
-  if (!cache) return (await readSession(deps.db, tokenHash, now)).value;
+  if (!cache) return readSession(deps.db, tokenHash, now).then(({ value }) => value);
+  // A kept session is given as it is, not in a promise: requireAuth admits the request in the same turn.
   return cache.read(tokenHash, now.getTime(), () => readSession(deps.db, tokenHash, now));
 }
 
