@@ -74,4 +74,19 @@ describe('VersionedCache', () => {
     expect(cache.get('a', 0)).toBe('a');
     expect(cache.get('c', 0)).toBe('c');
   });
+
+  it('never drops an entry read since the last maxEntries / 2 insertions, however many follow', async () => {
+    const cache = new VersionedCache<string>(new DataVersion(), 10);
+    await cache.read('hot', 0, value('hot'));
+    for (let i = 0; i < 100; i += 1) {
+      await cache.read(`cold ${i}`, 0, value(`cold ${i}`));
+      // Read between every few insertions, as a hot read is: it must survive 100 insertions into 10 places.
+      if (i % 4 === 0) expect(cache.get('hot', 0)).toBe('hot');
+    }
+    expect(cache.size).toBe(10);
+    // The cold ones went oldest first: the last nine are there, the earlier ones are not.
+    expect(cache.get('cold 99', 0)).toBe('cold 99');
+    expect(cache.get('cold 91', 0)).toBe('cold 91');
+    expect(cache.get('cold 89', 0)).toBeUndefined();
+  });
 });
