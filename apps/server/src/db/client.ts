@@ -9,7 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { CHANGES_CHANNEL, DataVersion, watchWrites } from './data-version.ts';
+import { CHANGES_CHANNEL, DataVersion, watchTransactionWrites, watchWrites } from './data-version.ts';
 import * as schema from './schema.ts';
 
 /** One query surface for both drivers: the embedded PGlite and a PostgreSQL server speak the same SQL. */
@@ -60,10 +60,15 @@ function wrapPglite(client: PGlite): DatabaseHandle {
   const dataVersion = new DataVersion();
   watchWrites(client as unknown as { query: (...args: never[]) => unknown }, dataVersion);
   const transaction = client.transaction.bind(client);
-  // Its statements run on the transaction's own handle: the version moves once it has committed.
+  // Its statements run on the transaction's own handle: the version moves once it has committed, if one of
+  // them changed data (the job worker's poll, a transaction every few seconds, mostly changes nothing).
   client.transaction = (async (callback) => {
-    const result = await transaction(callback);
-    dataVersion.bump();
+    let changed = false;
+    const result = await transaction((tx) => {
+      watchTransactionWrites(tx as unknown as Parameters<typeof watchTransactionWrites>[0], () => (changed = true));
+      return callback(tx);
+    });
+    if (changed) dataVersion.bump();
     return result;
   }) as typeof client.transaction;
   const db = drizzlePglite({ client, schema }) as unknown as Database;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/database.ts';
 import { mayChangeData } from './data-version.ts';
+import { claimDueJobs, enqueueJobs } from '../jobs/job-queue.ts';
 import { eq, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import { products } from './schema.ts';
@@ -92,6 +93,28 @@ describe('the data version of a database', () => {
       }),
     ).rejects.toThrow('changed my mind');
     expect(dataVersion.current).toBe(afterCommit);
+  });
+
+  it('stays for a committed transaction that changed nothing (a job poll that found no work), on either database', async () => {
+    const { db, dataVersion } = database;
+    const before = dataVersion.current;
+    await db.transaction(async (tx) => {
+      await tx.select().from(products).for('update', { skipLocked: true });
+      await tx.update(products).set({ priceCents: 1 }).where(eq(products.id, -1));
+    });
+    expect(dataVersion.current).toBe(before);
+    // The job queue's own bookkeeping changes rows, but no data a cached read shows.
+    await enqueueJobs(db, new Date(), [{ kind: 'noop', payload: {} }]);
+    expect(await claimDueJobs(db, new Date(Date.now() + 1000), 5)).toHaveLength(1);
+    expect(dataVersion.current).toBe(before);
+    // A nested transaction's write moves it once the outer one commits.
+    await db.transaction(async (tx) => {
+      await tx.transaction(async (inner) => {
+        await inner.insert(products).values({ designation: { en: 'Ab', pt: 'Ab', 'pt-BR': 'Ab' }, priceCents: 100 });
+      });
+      expect(dataVersion.current).toBe(before);
+    });
+    expect(dataVersion.current).toBeGreaterThan(before);
   });
 });
 

@@ -89,6 +89,28 @@ export function watchWrites(client: { query: QueryFunction }, version: DataVersi
 }
 
 /**
+ * Calls `changed` once a statement on `tx`, a transaction's own handle (PGlite runs a transaction's statements
+ * there, not through the client's `query`), has changed data: the transaction's caller moves the version after
+ * its commit, and only then, so a transaction that changed nothing (a job poll finding no work) keeps every
+ * cached read. A multi-statement `exec` counts as a change whatever it did.
+ */
+export function watchTransactionWrites(tx: { query: QueryFunction; exec: QueryFunction }, changed: () => void): void {
+  const query = tx.query.bind(tx) as (...args: unknown[]) => Promise<unknown>;
+  const exec = tx.exec.bind(tx) as (...args: unknown[]) => Promise<unknown>;
+  tx.query = (async (...args: unknown[]) => {
+    const result = await query(...args);
+    const text = typeof args[0] === 'string' ? statementHead(args[0]) : '';
+    if (text === '' || (mayChangeData(text) && changedRows(result))) changed();
+    return result;
+  }) as QueryFunction;
+  tx.exec = (async (...args: unknown[]) => {
+    const result = await exec(...args);
+    changed();
+    return result;
+  }) as QueryFunction;
+}
+
+/**
  * A statement from its first word: without the spaces and the opening parentheses before it, so that a
  * compound read such as Drizzle's `(select …) union all (select …)` reads as the select it is.
  */
