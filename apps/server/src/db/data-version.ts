@@ -25,6 +25,9 @@ export class DataVersion {
   }
 }
 
+/** Whether a finished statement (its text from the first word) changed data a cached read can show. */
+const changedData = (text: string, result: unknown): boolean => mayChangeData(text) && changedRows(result);
+
 type QueryFunction = (...args: never[]) => unknown;
 
 /** Whether a finished statement changed rows: DML reports a count (pg rowCount, PGlite affectedRows); DDL none. */
@@ -57,7 +60,7 @@ export function watchWrites(client: { query: QueryFunction }, version: DataVersi
     } else if (/^rollback\s*$/i.test(text)) {
       inTransaction = false;
       changedInTransaction = false;
-    } else if (mayChangeData(text) && changedRows(result)) {
+    } else if (changedData(text, result)) {
       if (inTransaction) changedInTransaction = true;
       else version.bump();
     }
@@ -99,8 +102,7 @@ export function watchTransactionWrites(tx: { query: QueryFunction; exec: QueryFu
   const exec = tx.exec.bind(tx) as (...args: unknown[]) => Promise<unknown>;
   tx.query = (async (...args: unknown[]) => {
     const result = await query(...args);
-    const text = typeof args[0] === 'string' ? statementHead(args[0]) : '';
-    if (text === '' || (mayChangeData(text) && changedRows(result))) changed();
+    if (typeof args[0] !== 'string' || changedData(statementHead(args[0]), result)) changed();
     return result;
   }) as QueryFunction;
   tx.exec = (async (...args: unknown[]) => {

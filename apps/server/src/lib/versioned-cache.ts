@@ -20,8 +20,9 @@ export interface Computed<V> {
 /**
  * Values computed from the database, kept while the data version has not moved since their computation
  * began (so a computation that overlapped a write is never kept) and until their own time limit. At most
- * `maxEntries`, least recently used first out (see {@link VersionedCache.get}). Concurrent reads of one key while nothing changes share one
- * computation: fifty people opening the same page after a change cost one query, not fifty.
+ * `maxEntries`, least recently used first out (see {@link VersionedCache.get}). Concurrent reads of one key
+ * while nothing changes share one computation: fifty people opening the same page after a change cost one
+ * query, not fifty.
  */
 export class VersionedCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
