@@ -99,7 +99,14 @@ export function authenticateToken(
   deps: Pick<AppContext, 'db' | 'clock'> & { caches?: { sessions: SessionCache } },
   token: string,
 ): Actor | Promise<Actor> {
-  const tokenHash = hashToken(token);
+  return authenticateTokenHash(deps, hashToken(token));
+}
+
+/** {@link authenticateToken} for a token already hashed (lib/tokens.ts hashToken). */
+export function authenticateTokenHash(
+  deps: Pick<AppContext, 'db' | 'clock'> & { caches?: { sessions: SessionCache } },
+  tokenHash: string,
+): Actor | Promise<Actor> {
   const now = deps.clock.now();
   const cache = deps.caches?.sessions;
   if (!cache) return readSession(deps.db, tokenHash, now).then(({ value }) => value);

@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { forbidden, unauthorized } from '../../errors.ts';
 import { markSessionHook } from '../../lib/route-access.ts';
 import { originOf, type RequestOrigin } from '../../lib/request-origin.ts';
-import { type Actor, authenticateToken } from './auth.service.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import { type Actor, authenticateTokenHash } from './auth.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,12 +25,38 @@ export function registerActorSlots(app: FastifyInstance): void {
   app.decorateRequest('requestActor', null);
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/**
+ * The hash of the request's bearer token, or undefined when it has none. A browser sends its requests over a few
+ * kept-alive connections, each with the same Authorization header: the last header of each connection and its
+ * hash are kept beside the connection (and go with it), so only a changed header is parsed and hashed again.
+ * The header string stays in memory while its connection is open, as it was while its request was read.
+ */
+function bearerTokenHash(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
-  const [scheme, token] = header.split(' ');
-  return scheme?.toLowerCase() === 'bearer' && token ? token.trim() : undefined;
+  const socket = request.raw.socket;
+  const kept = lastTokenHashes.get(socket);
+  if (kept?.header === header) return kept.tokenHash;
+  const token = bearerToken(header);
+  if (token === undefined) return undefined;
+  const tokenHash = hashToken(token);
+  lastTokenHashes.set(socket, { header, tokenHash });
+  return tokenHash;
 }
+
+const lastTokenHashes = new WeakMap<object, { header: string; tokenHash: string }>();
+
+/** The token of an Authorization header "Bearer <token>" (scheme in any case), or undefined. */
+export function bearerToken(header: string): string | undefined {
+  const space = header.indexOf(' ');
+  if (space !== BEARER.length || header.slice(0, space).toLowerCase() !== BEARER) return undefined;
+  const rest = header.slice(space + 1);
+  const end = rest.indexOf(' ');
+  const token = (end === -1 ? rest : rest.slice(0, end)).trim();
+  return token || undefined;
+}
+
+const BEARER = 'bearer';
 
 /**
  * A hook that admits only a valid session, and only of the given access types when any are named.
@@ -47,11 +74,11 @@ export function requireAuth(
   // A callback hook: a kept session (nearly every request) is admitted in the same turn, without the promise
   // and the extra turn an async hook costs each request.
   const hook: onRequestHookHandler = (request, _reply, done) => {
-    const token = bearerToken(request);
-    if (!token) return done(unauthorized());
+    const tokenHash = bearerTokenHash(request);
+    if (!tokenHash) return done(unauthorized());
     let found: Actor | Promise<Actor>;
     try {
-      found = authenticateToken(context, token);
+      found = authenticateTokenHash(context, tokenHash);
     } catch (error) {
       return done(error as Error);
     }

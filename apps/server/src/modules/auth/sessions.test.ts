@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
@@ -6,6 +7,7 @@ import { buildCustomer, buildManager } from '../../demo-data/factories.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts';
 import { purgeExpiredCredentials } from './auth.service.ts';
+import { bearerToken } from './authentication.ts';
 import { hashToken } from '../../lib/tokens.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -88,6 +90,62 @@ describe('session endpoints: GET /api/me and POST /api/logout', () => {
     const { headers } = await t.loginAs('leaving@clinic.test', 'secret-pass');
     await t.db.update(users).set({ active: false }).where(eq(users.id, user.id));
     expect((await t.app.inject({ method: 'GET', url: '/api/me', headers })).statusCode).toBe(401);
+  });
+
+  it('reads the token of "Bearer <token>" only, the scheme in any case', () => {
+    expect(bearerToken('Bearer abc')).toBe('abc');
+    expect(bearerToken('bearer abc')).toBe('abc');
+    expect(bearerToken('BEARER abc')).toBe('abc');
+    // What follows the token is not part of it.
+    expect(bearerToken('Bearer abc def')).toBe('abc');
+    for (const header of ['Bearer', 'Bearer ', 'Bearer  abc', 'Bearerabc', 'Basic abc', 'xBearer abc', 'Bearer\tabc']) {
+      expect(bearerToken(header), header).toBeUndefined();
+    }
+  });
+
+  it('answers each request of a kept-alive connection for the token it carries, and a revoked one at once', async () => {
+    await buildCustomer(t.db, { email: 'first@clinic.test', password: 'secret-pass', name: 'First' });
+    await buildCustomer(t.db, { email: 'second@clinic.test', password: 'secret-pass', name: 'Second' });
+    const first = await t.loginAs('first@clinic.test', 'secret-pass');
+    const second = await t.loginAs('second@clinic.test', 'secret-pass');
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    // One socket for every request: the connection the token's hash is kept beside.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const get = (path: string, authorization?: string, method = 'GET') =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(
+          { host: '127.0.0.1', port, path, method, agent, headers: authorization ? { authorization } : {} },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+          },
+        );
+        request.on('socket', (socket) => sockets.add(socket));
+        request.on('error', reject);
+        request.end();
+      });
+    try {
+      const name = async (authorization?: string) => {
+        const answer = await get('/api/me', authorization);
+        return answer.status === 200 ? (JSON.parse(answer.body) as { name: string }).name : answer.status;
+      };
+      expect(await name(first.headers.authorization)).toBe('First');
+      expect(await name(first.headers.authorization)).toBe('First');
+      expect(await name(second.headers.authorization)).toBe('Second');
+      expect(await name(first.headers.authorization)).toBe('First');
+      expect(await name(undefined)).toBe(401);
+      expect(await name('Bearer not-a-session-token-at-all')).toBe(401);
+      expect(await name(first.headers.authorization)).toBe('First');
+      expect((await get('/api/logout', first.headers.authorization, 'POST')).status).toBe(200);
+      expect(await name(first.headers.authorization)).toBe(401);
+      expect(await name(second.headers.authorization)).toBe('Second');
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('stores only the SHA-256 of the token, never the token itself', async () => {
