@@ -14,7 +14,7 @@
  * started by chrome-launcher; nothing is downloaded. `/customer` is audited as a reload of the logged-in
  * screen with the browser cache cleared first, so it is a cold load that the guard allows. Each route is
  * audited LIGHTHOUSE_RUNS times (default 3) and the median performance score is kept: the score moves with the
- * machine's load.
+ * machine's load. Each score carries the host's BenchmarkIndex of its audit, which its simulated timings scale with.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -25,6 +25,9 @@ export function registerActorSlots(app: FastifyInstance): void {
   app.decorateRequest('requestActor', null);
 }
 
+/** Each open connection's last Authorization header and its token's hash (see {@link bearerTokenHash}). */
+const lastTokenHashes = new WeakMap<object, { header: string; tokenHash: string }>();
+
 /**
  * The hash of the request's bearer token, or undefined when it has none. A browser sends its requests over a few
  * kept-alive connections, each with the same Authorization header: the last header of each connection and its
@@ -44,19 +47,12 @@ function bearerTokenHash(request: FastifyRequest): string | undefined {
   return tokenHash;
 }
 
-const lastTokenHashes = new WeakMap<object, { header: string; tokenHash: string }>();
+const BEARER_TOKEN = /^bearer ([^ ]*)/i;
 
 /** The token of an Authorization header "Bearer <token>" (scheme in any case), or undefined. */
 export function bearerToken(header: string): string | undefined {
-  const space = header.indexOf(' ');
-  if (space !== BEARER.length || header.slice(0, space).toLowerCase() !== BEARER) return undefined;
-  const rest = header.slice(space + 1);
-  const end = rest.indexOf(' ');
-  const token = (end === -1 ? rest : rest.slice(0, end)).trim();
-  return token || undefined;
+  return BEARER_TOKEN.exec(header)?.[1]?.trim() || undefined;
 }
-
-const BEARER = 'bearer';
 
 /**
  * A hook that admits only a valid session, and only of the given access types when any are named.
