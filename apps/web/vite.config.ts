@@ -5,6 +5,7 @@ import { defineConfig } from 'vite';
 import { directMantineImports } from './build/direct-mantine-imports';
 import { firstScreenChunk } from './build/first-screen-chunk';
 import { precompress } from './build/precompress';
+import { stepwisePreload } from './build/stepwise-preload-plugin';
 
 const apiTarget = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
@@ -29,7 +30,7 @@ export default defineConfig(({ command, isSsrBuild }) => {
   }
   const firstScreen = firstScreenChunk();
   return {
-    plugins: [directMantineImports(), react(), firstScreen, precompress()],
+    plugins: [stepwisePreload(), directMantineImports(), react(), firstScreen, precompress()],
     resolve: {
       alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
     },

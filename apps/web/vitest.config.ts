@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     // The files of a worker share one document and one load of the app's modules: a new jsdom and a new load of
     // React, Mantine and the screens for each file cost more than the tests themselves (190 s → 70 s for the

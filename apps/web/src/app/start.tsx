@@ -3,13 +3,18 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { loadClientConfig } from '../lib/client-config';
+import { queriesSettled } from '../lib/app-queries';
 import { initI18n } from '../lib/i18n';
+import { yieldToMain } from '../lib/yield-to-main';
 import { preferredLocale } from '../lib/startup-requests';
 import { AppProviders } from './providers';
 import { createRouter, loadScreen } from './router';
 import { isScreenName } from './screen-modules';
 
 type AppRouter = ReturnType<typeof createRouter>;
+
+/** How long a drawn page waits for its screen's first reads before the app takes its place without them. */
+const FIRST_READS_LIMIT_MS = 1000;
 
 /** Resolves once the router has run the loaders of the page's address (the navigation guard). */
 function routerReady(router: AppRouter): Promise<void> {
@@ -32,7 +37,11 @@ function routerReady(router: AppRouter): Promise<void> {
 export async function start() {
   const root = document.getElementById('root');
   if (!root) throw new Error('#root missing');
+  // The start chunk was evaluated in the task that called this; the router's first matching (its loaders run at
+  // once) and the translations' set-up each take a task of their own (lib/yield-to-main.ts).
+  await yieldToMain();
   const router = createRouter();
+  await yieldToMain();
   const prerendered = root.dataset.prerendered;
   await Promise.all([
     initI18n(preferredLocale()),
@@ -68,6 +77,10 @@ export async function start() {
   });
   // The swap in a task of its own, not in the commit's: each is work a phone spends a while on.
   await new Promise((resolve) => setTimeout(resolve, 0));
+  // The screen's first reads, sent by the entry (lib/startup-requests.ts), have usually arrived by now: the screen
+  // takes them in while it is still off the page, so the page changes once, to the screen with its data, rather
+  // than to its loading state and then again (each change of a page on view is style and layout work).
+  await queriesSettled(FIRST_READS_LIMIT_MS);
   // Where a keyboard user stood in the drawing (they may Tab through it before the app runs) is where they
   // stand in the app's screen: the same controls in the same order (the public-pages journey proves it), and
   // focus moves to the control at the same place.

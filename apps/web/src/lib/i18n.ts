@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LANGUAGE_TAGS, type Locale, normalizeLocale } from '@vetcall/shared/locales';
 import { getStartupJson, translationsUrl } from './startup-requests';
 import { storage } from './storage';
+import { yieldToMain } from './yield-to-main';
 
 /**
  * Fetches a catalog from the server (docs/product-rules.md#product: translations are loaded from the server at start).
@@ -19,6 +20,8 @@ async function fetchCatalog(locale: Locale): Promise<Record<string, unknown>> {
  */
 export async function initI18n(locale: Locale) {
   const catalog = await fetchCatalog(locale);
+  // Reading the catalog and setting i18next up are each some milliseconds of a slow phone's start: two tasks.
+  await yieldToMain();
   const language = LANGUAGE_TAGS[locale];
   await i18next.use(initReactI18next).init({
     lng: language,

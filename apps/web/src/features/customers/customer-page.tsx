@@ -1,10 +1,17 @@
+import { lazy } from 'react';
 import { useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
 import { currentMode } from '../../app/modes';
-import { useSession } from '../../lib/auth-store';
-import { MyAppointmentsPanel } from '../appointments/components/my-appointments-panel';
 import { BookingPage } from '../booking/booking-page';
+
+/**
+ * The customer's appointments come in a chunk of their own: the booking screen, which a customer sees first and
+ * the server draws, does not load the lists, their record views and dialogs (issue 16: the customer page's
+ * start). Moving to that mode is a navigation, which React Router runs in a transition: the booking screen stays
+ * until the chunk is in.
+ */
+const MyAppointmentsPage = lazy(() =>
+  import('./my-appointments-page').then((module) => ({ default: module.MyAppointmentsPage })),
+);
 
 /**
  * /customer, by mode (?mode=, chosen in the navbar like the vet's and manager's): appointment_req, the
@@ -15,17 +22,4 @@ import { BookingPage } from '../booking/booking-page';
 export function CustomerPage() {
   const [search] = useSearchParams();
   return currentMode('customer', search) === 'appointments' ? <MyAppointmentsPage /> : <BookingPage />;
-}
-
-function MyAppointmentsPage() {
-  const { t } = useTranslation();
-  const { user } = useSession();
-  if (user?.type !== 'customer') return null;
-  return (
-    <AuthenticatedLayout heading={t('modes.customer.appointments')}>
-      <div data-testid="mode-content" data-mode="appointments">
-        <MyAppointmentsPanel />
-      </div>
-    </AuthenticatedLayout>
-  );
 }
