@@ -158,14 +158,15 @@ async function preloadAll(hrefs) {
 }
 
 /**
- * As Vite's helper: a `vite:preloadError` event the app may cancel; uncancelled, the error is thrown.
+ * As Vite's helper: a `vite:preloadError` event the app may cancel; uncancelled, the error is thrown, and a
+ * cancelled one leaves the import resolving to nothing.
  * @param {unknown} error
- * @returns {never}
+ * @returns {undefined}
  */
 function reportPreloadError(error) {
   const event = /** @type {Event & { payload?: unknown }} */ (new Event('vite:preloadError', { cancelable: true }));
   event.payload = error;
   window.dispatchEvent(event);
   if (!event.defaultPrevented) throw error;
-  return /** @type {never} */ (undefined);
+  return undefined;
 }

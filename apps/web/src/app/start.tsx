@@ -76,7 +76,7 @@ export async function start() {
     );
   });
   // The swap in a task of its own, not in the commit's: each is work a phone spends a while on.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await yieldToMain();
   // The screen's first reads, sent by the entry (lib/startup-requests.ts), have usually arrived by now: the screen
   // takes them in while it is still off the page, so the page changes once, to the screen with its data, rather
   // than to its loading state and then again (each change of a page on view is style and layout work).

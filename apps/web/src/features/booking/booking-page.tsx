@@ -2,11 +2,10 @@ import { useDeferredValue, useMemo } from 'react';
 import { Alert } from '@mantine/core';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AuthenticatedLayout } from '../../app/layouts/authenticated-layout';
-import { useSession } from '../../lib/auth-store';
 import { apiErrorMessage } from '../../lib/form-errors';
 import { currentLocale } from '../../lib/i18n';
 import { useCustomer } from '../customers/api/customers';
+import { CustomerModePage } from '../customers/customer-mode-page';
 import { useCustomerPets } from '../pets/api/pets';
 import { usePublicVets } from '../staff/api/staff';
 import { BookingForm } from './booking-form';
@@ -17,16 +16,7 @@ import { asksToRestoreBooking, keptBookingDraft } from './booking-draft';
  * payment, with the form as it was.
  */
 export function BookingPage() {
-  const { t } = useTranslation();
-  const { user } = useSession();
-  if (user?.type !== 'customer') return null;
-  return (
-    <AuthenticatedLayout heading={t('modes.customer.appointment_req')}>
-      <div data-testid="mode-content" data-mode="appointment_req">
-        <BookingContent email={user.email} />
-      </div>
-    </AuthenticatedLayout>
-  );
+  return <CustomerModePage mode="appointment_req">{(user) => <BookingContent email={user.email} />}</CustomerModePage>;
 }
 
 const NONE: never[] = [];
