@@ -94,6 +94,10 @@ export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
  */
 export interface TestDatabase extends DatabaseHandle {
   release(): Promise<void>;
+  /** Empties it in place, as a new copy would be: for a holder that keeps it from test to test. */
+  empty(): Promise<void>;
+  /** Whether close() ran (a test simulating an outage): a closed database cannot be kept for the next test. */
+  readonly closed: boolean;
 }
 
 interface PooledDatabase {
@@ -172,6 +176,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       if (released || database.destroyed) return;
       released = true;
       spareDatabases.push(database);
+    },
+    empty: () => emptyDatabase(database.handle.db),
+    get closed() {
+      return database.destroyed;
     },
   };
 }
