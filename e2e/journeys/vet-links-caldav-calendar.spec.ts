@@ -69,6 +69,11 @@ for (const lang of ['en', 'pt'] as const) {
     await caldav.getByRole('button', { name: t('caldav.save') }).click();
     await expect(vetPage.getByText(t('caldav.saved'))).toBeVisible();
     await expectAccessible(vetPage);
+    // After a reload the saved choices are there to change, and the app password is not asked for again.
+    await vetPage.reload();
+    await expect(caldav.getByRole('combobox', { name: t('caldav.target_calendar') })).toHaveValue('work');
+    await expect(caldav.getByLabel(startOf('caldav.password'))).toHaveCount(0);
+    await expect(caldav.getByRole('checkbox', { name: 'personal' })).toBeChecked();
 
     // An event the vet makes in their calendar app (here straight into Radicale), then Refresh.
     const busyStart = lisbonInstant(day, busyTime);

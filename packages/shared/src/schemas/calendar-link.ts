@@ -107,6 +107,16 @@ export const calDavLinkBodySchema = z.object({
 });
 export type CalDavLinkBody = z.input<typeof calDavLinkBodySchema>;
 
+/**
+ * PUT /api/vets/{vet_id}/calendar/caldav/choices: the calendars that count as busy and the one appointments go
+ * to, for the account already linked (the server uses the credentials it keeps; the screen never has them again).
+ */
+export const calDavChoicesBodySchema = z.object({
+  busy_calendars: z.array(calDavUrlField).max(50, { error: 'too_big' }),
+  target_calendar: calDavUrlField.optional(),
+});
+export type CalDavChoicesBody = z.input<typeof calDavChoicesBodySchema>;
+
 export const remoteCalendarSchema = z.object({ url: z.string(), name: z.string() });
 export type RemoteCalendar = z.infer<typeof remoteCalendarSchema>;
 

@@ -1,12 +1,21 @@
 import { eq } from 'drizzle-orm';
-import type { CalDavLinkBody, CalDavLinkResponse, CalendarSyncStatus } from '@vetcall/shared/schemas/calendar-link';
+import type {
+  CalDavChoicesBody,
+  CalDavLinkBody,
+  CalDavLinkResponse,
+  CalendarSyncStatus,
+} from '@vetcall/shared/schemas/calendar-link';
 import type { AppContext } from '../../context.ts';
 import { calendarBusyRanges, vetCalendarLinks, vets } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { assertAllowed } from '../../plugins/rate-limiter.ts';
 import { CalendarProviderUnavailable } from '../../providers/calendar/calendar-link-provider.ts';
 import { createCalDavCalendarSync } from '../../providers/calendar/caldav.ts';
-import { CalendarAuthFailed, type RemoteCalendar } from '../../providers/calendar/calendar-sync-provider.ts';
+import {
+  CalendarAuthFailed,
+  type CalendarSyncProvider,
+  type RemoteCalendar,
+} from '../../providers/calendar/calendar-sync-provider.ts';
 import type { Actor } from '../auth/auth.service.ts';
 import { ACCOUNT_TOKEN_RATE_LIMIT, ownVet } from './calendar-link.service.ts';
 import {
@@ -14,6 +23,7 @@ import {
   findCalendarLink,
   isOwnAppointmentUid,
   readBusyTimes,
+  syncProviderFor,
   vetZone,
 } from '../calendar-sync/calendar-sync.service.ts';
 
@@ -40,6 +50,32 @@ const unknownCalendar = (field: 'busy_calendars' | 'target_calendar') =>
 /** A collection URL compared without its trailing slash (servers and people write it both ways). */
 const sameCalendar = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
+/** The account's calendars, or why they could not be listed (the server refused the credentials, or is not there). */
+async function listedCalendars(provider: CalendarSyncProvider): Promise<RemoteCalendar[]> {
+  try {
+    return await provider.listCalendars();
+  } catch (error) {
+    if (error instanceof CalendarAuthFailed) throw calendarAuthFailed();
+    if (error instanceof CalendarProviderUnavailable) throw calendarUnreachable(error);
+    throw error;
+  }
+}
+
+/** The busy calendars (default: all) and the target (default: the first), each one of the account's calendars. */
+function choicesAmong(calendars: RemoteCalendar[], body: { busy_calendars?: string[]; target_calendar?: string }) {
+  const pick = (url: string, field: 'busy_calendars' | 'target_calendar') => {
+    const found = calendars.find((calendar) => sameCalendar(calendar.url, url));
+    if (!found) throw unknownCalendar(field);
+    return found.url;
+  };
+  return {
+    busyCalendars: body.busy_calendars
+      ? body.busy_calendars.map((url) => pick(url, 'busy_calendars'))
+      : calendars.map((calendar) => calendar.url),
+    targetCalendar: body.target_calendar ? pick(body.target_calendar, 'target_calendar') : (calendars[0]?.url ?? null),
+  };
+}
+
 /**
  * PUT /api/vets/{vet_id}/calendar/caldav: checks the URL, username and app password by listing the
  * account's calendars, then stores them (the password sealed with a key derived from APP_SECRET) with the
@@ -61,25 +97,8 @@ export async function linkCalDav(
     timeZone: await vetZone(deps.db, vet.userId),
     skipUid: isOwnAppointmentUid(deps.config.publicUrl),
   });
-  let calendars: RemoteCalendar[];
-  try {
-    calendars = await provider.listCalendars();
-  } catch (error) {
-    if (error instanceof CalendarAuthFailed) throw calendarAuthFailed();
-    if (error instanceof CalendarProviderUnavailable) throw calendarUnreachable(error);
-    throw error;
-  }
-  const pick = (url: string, field: 'busy_calendars' | 'target_calendar') => {
-    const found = calendars.find((calendar) => sameCalendar(calendar.url, url));
-    if (!found) throw unknownCalendar(field);
-    return found.url;
-  };
-  const busyCalendars = body.busy_calendars
-    ? body.busy_calendars.map((url) => pick(url, 'busy_calendars'))
-    : calendars.map((calendar) => calendar.url);
-  const targetCalendar = body.target_calendar
-    ? pick(body.target_calendar, 'target_calendar')
-    : (calendars[0]?.url ?? null);
+  const calendars = await listedCalendars(provider);
+  const { busyCalendars, targetCalendar } = choicesAmong(calendars, body);
 
   const values = {
     kind: 'caldav' as const,
@@ -107,6 +126,32 @@ export async function linkCalDav(
   // Read now, so the vet's next look at their slots is right; a failure shows on the calendar screen.
   await readBusyTimes(deps, vet.userId).catch(() => undefined);
   return { linked: true, calendars };
+}
+
+/**
+ * PUT /api/vets/{vet_id}/calendar/caldav/choices: new busy and target calendars for the linked account, checked
+ * against its calendars as listed now with the kept credentials (a calendar made since the link can be chosen).
+ * The busy times are read again at once; if that read fails, the ones read last stay until the next.
+ * Rate limited with linking (same key): each call asks the calendar server.
+ */
+export async function chooseCalDavCalendars(
+  deps: Deps,
+  actor: Actor,
+  vetId: number,
+  body: CalDavChoicesBody,
+): Promise<CalendarSyncStatus> {
+  const vet = await ownVet(deps, actor, vetId);
+  const link = await findCalendarLink(deps.db, vet.userId);
+  if (link?.kind !== 'caldav') throw new AppError('not_found', 404, { message: 'No CalDAV calendar is linked.' });
+  assertAllowed(await deps.limiter.hit(`calendar-token:vet:${vet.vetId}`, ACCOUNT_TOKEN_RATE_LIMIT));
+  const calendars = await listedCalendars(await syncProviderFor(deps, link));
+  const choices = choicesAmong(calendars, body);
+  await deps.db
+    .update(vetCalendarLinks)
+    .set({ calendars, ...choices, busyReadAt: null, busyReadFrom: null, busyReadTo: null })
+    .where(eq(vetCalendarLinks.vetUserId, vet.userId));
+  await readBusyTimes(deps, vet.userId).catch(() => undefined);
+  return statusOf(await findCalendarLink(deps.db, vet.userId));
 }
 
 /** GET /api/vets/{vet_id}/calendar: the vet's calendar screen. */

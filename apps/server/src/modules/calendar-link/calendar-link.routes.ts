@@ -6,6 +6,7 @@ import {
   calendarAuthorizeResponseSchema,
   calendarLinkStatusSchema,
   calendarVetParamsSchema,
+  calDavChoicesBodySchema,
   calDavLinkBodySchema,
   calDavLinkResponseSchema,
   calendarSyncStatusSchema,
@@ -19,7 +20,12 @@ import {
   linkCalendar,
   unlinkCalendar,
 } from './calendar-link.service.ts';
-import { getCalendarSyncStatus, linkCalDav, refreshCalendar } from './calendar-link-sync.service.ts';
+import {
+  chooseCalDavCalendars,
+  getCalendarSyncStatus,
+  linkCalDav,
+  refreshCalendar,
+} from './calendar-link-sync.service.ts';
 
 /**
  * docs/product-rules.md#calendar-callback, #states Calendar linking, #api: a vet links and unlinks their own external
@@ -112,6 +118,31 @@ export const calendarLinkRoutes: FastifyPluginAsyncZod<{ context: AppContext }> 
       },
     },
     async (request) => linkCalDav(context, actorOf(request), request.params.vet_id, request.body),
+  );
+
+  app.put(
+    '/:vet_id/calendar/caldav/choices',
+    {
+      onRequest: vetOnly,
+      schema: {
+        tags: ['calendar'],
+        summary: 'Choose the busy calendars and the target calendar of the linked CalDAV account (the vet themself)',
+        description:
+          'The server lists the account\u2019s calendars with the credentials it keeps, checks each choice against ' +
+          'them and reads the busy times again. The target calendar defaults to the first one. Rate limited with ' +
+          'PUT /api/vets/{vet_id}/calendar/caldav (same key).',
+        security,
+        params: calendarVetParamsSchema,
+        body: calDavChoicesBodySchema,
+        response: { 200: calendarSyncStatusSchema },
+        errors: {
+          400: ['calendar_unreachable', 'calendar_auth_failed'],
+          404: ['not_found'],
+          429: ['too_many_requests'],
+        },
+      },
+    },
+    async (request) => chooseCalDavCalendars(context, actorOf(request), request.params.vet_id, request.body),
   );
 
   app.get(

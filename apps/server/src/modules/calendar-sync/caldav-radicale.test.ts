@@ -217,6 +217,71 @@ describe('the vet’s own calendar over CalDAV (Radicale)', () => {
     expect(await t.db.select().from(calendarBusyRanges)).toHaveLength(1);
   });
 
+  const choose = (headers: Headers, payload: object, vetId = w.sara.vet.id) =>
+    t.app.inject({ method: 'PUT', url: `/api/vets/${vetId}/calendar/caldav/choices`, headers, payload });
+
+  it('changes the busy and target calendars with the kept credentials, and reads the busy times again', async () => {
+    await linkSara();
+    await putBusy(personalUrl, 'dentist', 'DTSTART:20261123T130000Z', 'DTEND:20261123T140000Z');
+    clock.advance(3 * 60_000);
+    expect(await slotStarts('2026-11-23')).toEqual(['14:00', '14:30']);
+    const [before] = await t.db.select().from(vetCalendarLinks).where(eq(vetCalendarLinks.vetUserId, w.sara.user.id));
+
+    clock.advance(1000);
+    const chosen = await choose(w.headers.otherVet, { busy_calendars: [workUrl], target_calendar: personalUrl });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json()).toMatchObject({
+      kind: 'caldav',
+      busy_calendars: [workUrl],
+      target_calendar: personalUrl,
+      busy_read_at: clock.now().toISOString(),
+      stale: false,
+    });
+    expect(chosen.body).not.toContain(SARA_PASSWORD);
+    // The personal calendar no longer makes her busy; the credentials are the ones kept.
+    expect(await slotStarts('2026-11-23')).toEqual(['13:00', '13:30', '14:00', '14:30']);
+    const [after] = await t.db.select().from(vetCalendarLinks).where(eq(vetCalendarLinks.vetUserId, w.sara.user.id));
+    expect(after!.passwordSealed).toBe(before!.passwordSealed);
+
+    // The target defaults to the first calendar; no busy calendar at all is a choice too.
+    const none = await choose(w.headers.otherVet, { busy_calendars: [] });
+    expect(none.json()).toMatchObject({ busy_calendars: [], target_calendar: before!.calendars[0]!.url });
+  });
+
+  it('refuses choices that are not the account’s calendars, and says when the kept password no longer works', async () => {
+    await linkSara();
+    const stranger = await choose(w.headers.otherVet, { busy_calendars: [`${radicale.baseUrl}/rui/`] });
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json()).toMatchObject({ error: 'validation_failed', fields: { busy_calendars: 'invalid_value' } });
+    const target = await choose(w.headers.otherVet, { busy_calendars: [workUrl], target_calendar: 'https://x.test/' });
+    expect(target.json()).toMatchObject({ fields: { target_calendar: 'invalid_value' } });
+    const malformed = await choose(w.headers.otherVet, { busy_calendars: ['not a url'], target_calendar: 7 });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ fields: { 'busy_calendars.0': 'invalid_format' } });
+    const [row] = await t.db.select().from(vetCalendarLinks).where(eq(vetCalendarLinks.vetUserId, w.sara.user.id));
+    expect(row!.busyCalendars.sort()).toEqual([personalUrl, workUrl].sort());
+
+    // The app password was revoked at the calendar server.
+    await t.db
+      .update(vetCalendarLinks)
+      .set({ passwordSealed: t.context.secrets.seal('caldav-password', 'revoked') })
+      .where(eq(vetCalendarLinks.vetUserId, w.sara.user.id));
+    const refused = await choose(w.headers.otherVet, { busy_calendars: [workUrl] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'calendar_auth_failed' });
+  });
+
+  it('lets only the vet themself choose, and only once a CalDAV calendar is linked', async () => {
+    const payload = { busy_calendars: [] };
+    expect((await choose(w.headers.otherVet, payload)).statusCode).toBe(404);
+    await linkSara();
+    expect((await choose(w.headers.vet, payload)).statusCode).toBe(403);
+    expect((await choose(w.headers.manager, payload)).statusCode).toBe(403);
+    expect((await choose(w.headers.customer, payload)).statusCode).toBe(403);
+    expect((await choose({}, payload)).statusCode).toBe(401);
+    expect((await choose(w.headers.otherVet, payload)).statusCode).toBe(200);
+  });
+
   it('writes the confirmed appointment into the target calendar, moves it and deletes it with the appointment', async () => {
     await linkSara();
     const confirm = await steps().confirm();

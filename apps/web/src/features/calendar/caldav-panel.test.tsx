@@ -10,6 +10,7 @@ import {
 import { loadTestClientConfig } from '../../test/client-config';
 import { fakeApi } from '../../test/fake-api';
 import { initTestI18n, withProviders } from '../../test/render';
+import { chooseOption } from '../../test/user-input';
 import { CalDavPanel } from './caldav-panel';
 
 const NOT_LINKED: CalendarSyncStatus = {
@@ -54,7 +55,7 @@ describe('CalDavPanel', () => {
     notifications.clean();
   });
 
-  it('links with URL, username and app password, then saves the busy calendars and the target', async () => {
+  it('links with URL, username and app password, then shows the account’s calendars to choose from', async () => {
     let linked = false;
     const api = fakeApi()
       .answer('GET', '/api/vets/4/calendar', calendarSyncStatusSchema, () => (linked ? LINKED : NOT_LINKED))
@@ -73,23 +74,50 @@ describe('CalDavPanel', () => {
       url: '/api/vets/4/calendar/caldav',
       body: { url: 'https://dav.example.org/', username: 'joao', password: 'abcd-efgh' },
     });
+    expect(await screen.findByRole('checkbox', { name: 'Home' })).toHaveProperty('checked', true);
+    expect(screen.getByText(/Linked account: joao on https:\/\/dav.example.org\//)).toBeTruthy();
+    expect(screen.queryByLabelText(/App password/)).toBeNull();
+  });
 
+  it('changes the choices of a linked account without asking for the password again', async () => {
+    const api = fakeApi()
+      .answer('GET', '/api/vets/4/calendar', calendarSyncStatusSchema, LINKED)
+      .answer('PUT', '/api/vets/4/calendar/caldav/choices', calendarSyncStatusSchema, {
+        ...LINKED,
+        busy_calendars: [WORK],
+        target_calendar: HOME,
+      });
+    render(withProviders(<CalDavPanel vetId={4} />));
     const home = await screen.findByRole('checkbox', { name: 'Home' });
     expect(home).toHaveProperty('checked', true);
+    expect(screen.queryByLabelText(/App password/)).toBeNull();
     await userEvent.click(home);
+    await chooseOption(screen.getByRole('combobox', { name: 'Calendar that receives appointments' }), 'Home');
     await userEvent.click(screen.getByRole('button', { name: 'Save calendar choices' }));
     expect(await screen.findByText('Calendar choices saved.')).toBeTruthy();
-    expect(api.calls.at(-2)).toEqual({
+    expect(api.calls.at(-1)).toEqual({
       method: 'PUT',
-      url: '/api/vets/4/calendar/caldav',
-      body: {
-        url: 'https://dav.example.org/',
-        username: 'joao',
-        password: 'abcd-efgh',
-        busy_calendars: [WORK],
-        target_calendar: WORK,
-      },
+      url: '/api/vets/4/calendar/caldav/choices',
+      body: { busy_calendars: [WORK], target_calendar: HOME },
     });
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Home' })).toHaveProperty('checked', false));
+  });
+
+  it('says why the choices were not saved, and offers the credentials form for another account', async () => {
+    fakeApi()
+      .answer('GET', '/api/vets/4/calendar', calendarSyncStatusSchema, LINKED)
+      .refuse('PUT', '/api/vets/4/calendar/caldav/choices', 400, { error: 'calendar_auth_failed', message: 'x' });
+    render(withProviders(<CalDavPanel vetId={4} />));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save calendar choices' }));
+    expect(
+      await screen.findByText('The calendar server refused this username and password. Use an app password.'),
+    ).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Use another account' }));
+    expect(screen.getByLabelText(/App password/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Link again' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByLabelText(/App password/)).toBeNull();
+    expect(screen.getByRole('checkbox', { name: 'Work' })).toBeTruthy();
   });
 
   it('says why the server refused the link', async () => {
@@ -122,7 +150,7 @@ describe('CalDavPanel', () => {
     render(withProviders(<CalDavPanel vetId={4} />));
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.getByText(/Busy times last read:/)).toBeTruthy();
-    expect(screen.getByText('Busy: Work, Home. Appointments go to: Work.')).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Work' })).toHaveProperty('checked', true);
     await userEvent.click(screen.getByRole('button', { name: 'Refresh busy times' }));
     expect(await screen.findByText('Busy times read again.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('Calendar unreachable')).toBeNull());

@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Locale } from '@vetcall/shared/locales';
-import type { CalDavLinkBody, CalDavLinkResponse, CalendarSyncStatus } from '@vetcall/shared/schemas/calendar-link';
+import type {
+  CalDavChoicesBody,
+  CalDavLinkBody,
+  CalDavLinkResponse,
+  CalendarSyncStatus,
+} from '@vetcall/shared/schemas/calendar-link';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
@@ -66,6 +71,11 @@ export function useCalendarSyncStatus(vetId: number) {
 /** PUT /api/vets/{vet_id}/calendar/caldav: the server checks the credentials before it saves them. */
 export function linkCalDav(vetId: number, body: CalDavLinkBody) {
   return apiRequest<CalDavLinkResponse>(`/api/vets/${vetId}/calendar/caldav`, { method: 'PUT', body });
+}
+
+/** PUT /api/vets/{vet_id}/calendar/caldav/choices: busy and target calendars of the linked account. */
+export function chooseCalDavCalendars(vetId: number, body: CalDavChoicesBody) {
+  return apiRequest<CalendarSyncStatus>(`/api/vets/${vetId}/calendar/caldav/choices`, { method: 'PUT', body });
 }
 
 /** POST /api/vets/{vet_id}/calendar/refresh: read the busy times now. */
