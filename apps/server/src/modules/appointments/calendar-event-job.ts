@@ -74,6 +74,10 @@ export async function syncAppointmentEvent(deps: SyncDeps, appointmentId: number
     sequence: row.calendarSequence,
     stamp: deps.clock.now(),
   };
+  // The vet chose another target calendar since it was written: it leaves the old one (a retry finds it gone).
+  if (written && written.calendar !== link.targetCalendar) {
+    await provider.deleteEvent(written.calendar, { href: written.href, etag: written.etag });
+  }
   const existing =
     written && written.calendar === link.targetCalendar ? { href: written.href, etag: written.etag } : null;
   const ref = await provider.putEvent(link.targetCalendar, event, existing);

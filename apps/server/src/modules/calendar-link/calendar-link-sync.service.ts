@@ -6,7 +6,9 @@ import type {
   CalendarSyncStatus,
 } from '@vetcall/shared/schemas/calendar-link';
 import type { AppContext } from '../../context.ts';
-import { calendarBusyRanges, vetCalendarLinks, vets } from '../../db/schema.ts';
+import { calendarBusyRanges, calendarRemoteEvents, vetCalendarLinks, vets } from '../../db/schema.ts';
+import { enqueueJobs } from '../../jobs/job-queue.ts';
+import { CALENDAR_EVENT_JOB } from '../appointments/calendar-event-job.ts';
 import { AppError } from '../../errors.ts';
 import { assertAllowed } from '../../plugins/rate-limiter.ts';
 import { CalendarProviderUnavailable } from '../../providers/calendar/calendar-link-provider.ts';
@@ -28,6 +30,7 @@ import {
 } from '../calendar-sync/calendar-sync.service.ts';
 
 type Deps = Pick<AppContext, 'db' | 'clock' | 'config' | 'secrets' | 'limiter'>;
+type ChoiceDeps = Deps & Pick<AppContext, 'jobs'>;
 
 /** vets.account_token of a vet linked over CalDAV: marks the calendar linked (the credentials are in vet_calendar_links). */
 export const CALDAV_ACCOUNT_MARKER = 'caldav:';
@@ -131,11 +134,12 @@ export async function linkCalDav(
 /**
  * PUT /api/vets/{vet_id}/calendar/caldav/choices: new busy and target calendars for the linked account, checked
  * against its calendars as listed now with the kept credentials (a calendar made since the link can be chosen).
- * The busy times are read again at once; if that read fails, the ones read last stay until the next.
+ * The busy times are read again at once; if that read fails, the ones read last stay until the next. A new
+ * target calendar takes the appointments already written, moved by the job worker.
  * Rate limited with linking (same key): each call asks the calendar server.
  */
 export async function chooseCalDavCalendars(
-  deps: Deps,
+  deps: ChoiceDeps,
   actor: Actor,
   vetId: number,
   body: CalDavChoicesBody,
@@ -146,10 +150,24 @@ export async function chooseCalDavCalendars(
   assertAllowed(await deps.limiter.hit(`calendar-token:vet:${vet.vetId}`, ACCOUNT_TOKEN_RATE_LIMIT));
   const calendars = await listedCalendars(await syncProviderFor(deps, link));
   const choices = choicesAmong(calendars, body);
-  await deps.db
-    .update(vetCalendarLinks)
-    .set({ calendars, ...choices, busyReadAt: null, busyReadFrom: null, busyReadTo: null })
-    .where(eq(vetCalendarLinks.vetUserId, vet.userId));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(vetCalendarLinks)
+      .set({ calendars, ...choices, busyReadAt: null, busyReadFrom: null, busyReadTo: null })
+      .where(eq(vetCalendarLinks.vetUserId, vet.userId));
+    if (choices.targetCalendar === link.targetCalendar) return;
+    // The appointments already written move to the new target calendar (calendar-event-job.ts).
+    const written = await tx
+      .select({ appointmentId: calendarRemoteEvents.appointmentId })
+      .from(calendarRemoteEvents)
+      .where(eq(calendarRemoteEvents.vetUserId, vet.userId));
+    await enqueueJobs(
+      tx,
+      deps.clock.now(),
+      written.map(({ appointmentId }) => ({ kind: CALENDAR_EVENT_JOB, payload: { appointmentId } })),
+    );
+  });
+  deps.jobs.kick();
   await readBusyTimes(deps, vet.userId).catch(() => undefined);
   return statusOf(await findCalendarLink(deps.db, vet.userId));
 }

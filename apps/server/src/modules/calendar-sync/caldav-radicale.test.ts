@@ -248,6 +248,30 @@ describe('the vet’s own calendar over CalDAV (Radicale)', () => {
     expect(none.json()).toMatchObject({ busy_calendars: [], target_calendar: before!.calendars[0]!.url });
   });
 
+  it('moves the appointments already written when the target calendar changes', async () => {
+    await linkSara();
+    const confirm = await steps().confirm();
+    expect(confirm.statusCode, confirm.body).toBe(200);
+    const [event] = await radicale.events('sara', workUrl);
+    expect(event).toBeDefined();
+
+    const chosen = await choose(w.headers.otherVet, {
+      busy_calendars: [workUrl, personalUrl],
+      target_calendar: personalUrl,
+    });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    await t.context.jobs.drain();
+    expect(await radicale.events('sara', workUrl)).toEqual([]);
+    const moved = await radicale.events('sara', personalUrl);
+    expect(moved.map((one) => [one.uid, one.start])).toEqual([[event!.uid, event!.start]]);
+    written.push({ url: personalUrl, uid: encodeURIComponent(event!.uid) });
+
+    // Later changes reach it there, once.
+    const cancel = await steps().cancel();
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(await radicale.events('sara', personalUrl)).toEqual([]);
+  });
+
   it('refuses choices that are not the account’s calendars, and says when the kept password no longer works', async () => {
     await linkSara();
     const stranger = await choose(w.headers.otherVet, { busy_calendars: [`${radicale.baseUrl}/rui/`] });
