@@ -29,7 +29,7 @@ interface TestAppOptions {
  */
 export async function buildTestApp(options: TestAppOptions = {}) {
   if (!options.env && !options.database) {
-    kept ??= await keepApp();
+    const kept = await keptAppOfWorker();
     if (!kept.inUse) return testAppOn(kept, options.clock ?? systemClock);
   }
   return newTestApp(options);
@@ -115,7 +115,16 @@ interface KeptApp {
   closedByTest: boolean;
 }
 
-let kept: KeptApp | undefined;
+/** Made once per worker; a promise, so tests asking at the same moment do not each build one. */
+let keptApp: Promise<KeptApp> | undefined;
+
+function keptAppOfWorker(): Promise<KeptApp> {
+  keptApp ??= keepApp().catch((error: unknown) => {
+    keptApp = undefined;
+    throw error;
+  });
+  return keptApp;
+}
 
 async function keepApp(): Promise<KeptApp> {
   const config = await testConfig();
@@ -193,7 +202,7 @@ async function testAppOn(app: KeptApp, clock: Clock) {
     // An app the test closed, listened with or whose database it closed is not what a new one would be.
     const spoilt = app.closedByTest || app.app.server.listening || app.database.closed;
     if (spoilt) {
-      if (kept === app) kept = undefined;
+      if (keptApp && (await keptApp) === app) keptApp = undefined;
       // Its close hooks still reach this test's context (the rate limiter's).
       if (!app.closedByTest) await app.app.close();
     } else await own.limiter.close();
