@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Clock, systemClock } from '../src/clock.ts';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -38,7 +38,8 @@ export async function buildTestApp(options: TestAppOptions = {}) {
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
 async function testConfig(env: Record<string, string> = {}): Promise<Config> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'vetcall-test-'));
+  // In the run's directory (global-setup.ts), which the run removes: the kept app's is never removed otherwise.
+  const dataDir = await mkdtemp(path.join(inject('testRunDir'), 'app-'));
   return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -8,7 +8,12 @@ import { joinUrl } from './confirmation-mail.ts';
 import { openPins } from './pins.ts';
 import { loadRequestDetails } from './request-emails.ts';
 import { appointmentEventUid } from '../ics-feed/ics-calendar.ts';
-import { findCalendarLink, type SyncDeps, syncProviderFor } from '../calendar-sync/calendar-sync.service.ts';
+import {
+  findCalendarLink,
+  sameCalendar,
+  type SyncDeps,
+  syncProviderFor,
+} from '../calendar-sync/calendar-sync.service.ts';
 
 /** Puts, moves or deletes an appointment's event in its vet's own calendar (payload: { appointmentId }). */
 export const CALENDAR_EVENT_JOB = 'calendar-event';
@@ -74,8 +79,14 @@ export async function syncAppointmentEvent(deps: SyncDeps, appointmentId: number
     sequence: row.calendarSequence,
     stamp: deps.clock.now(),
   };
-  // The vet chose another target calendar since it was written: it leaves the old one (a retry finds it gone).
-  if (written && written.calendar !== link.targetCalendar) {
+  // The vet chose another target calendar of the same account since it was written: it leaves the old one (a
+  // retry finds it gone). An event in a calendar the account does not list is another account's: left, as
+  // unlinking leaves events, since this account's credentials cannot reach it.
+  if (
+    written &&
+    written.calendar !== link.targetCalendar &&
+    link.calendars.some((calendar) => sameCalendar(calendar.url, written.calendar))
+  ) {
     await provider.deleteEvent(written.calendar, { href: written.href, etag: written.etag });
   }
   const existing =

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type {
   CalDavChoicesBody,
   CalDavLinkBody,
@@ -25,6 +25,8 @@ import {
   findCalendarLink,
   isOwnAppointmentUid,
   readBusyTimes,
+  readBusyTimesAfterChange,
+  sameCalendar,
   syncProviderFor,
   vetZone,
 } from '../calendar-sync/calendar-sync.service.ts';
@@ -44,14 +46,12 @@ const calendarAuthFailed = () =>
   new AppError('calendar_auth_failed', 400, {
     message: 'The calendar server refused this username and password; use an app password.',
   });
+const notLinked = () => new AppError('not_found', 404, { message: 'No CalDAV calendar is linked.' });
 const unknownCalendar = (field: 'busy_calendars' | 'target_calendar') =>
   new AppError('validation_failed', 400, {
     message: 'This calendar is not one of the account’s calendars.',
     fields: { [field]: 'invalid_value' },
   });
-
-/** A collection URL compared without its trailing slash (servers and people write it both ways). */
-const sameCalendar = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
 /** The account's calendars, or why they could not be listed (the server refused the credentials, or is not there). */
 async function listedCalendars(provider: CalendarSyncProvider): Promise<RemoteCalendar[]> {
@@ -127,7 +127,7 @@ export async function linkCalDav(
     await tx.update(vets).set({ accountToken: CALDAV_ACCOUNT_MARKER }).where(eq(vets.id, vet.vetId));
   });
   // Read now, so the vet's next look at their slots is right; a failure shows on the calendar screen.
-  await readBusyTimes(deps, vet.userId).catch(() => undefined);
+  await readBusyTimesAfterChange(deps, vet.userId).catch(() => undefined);
   return { linked: true, calendars };
 }
 
@@ -146,16 +146,27 @@ export async function chooseCalDavCalendars(
 ): Promise<CalendarSyncStatus> {
   const vet = await ownVet(deps, actor, vetId);
   const link = await findCalendarLink(deps.db, vet.userId);
-  if (link?.kind !== 'caldav') throw new AppError('not_found', 404, { message: 'No CalDAV calendar is linked.' });
+  if (link?.kind !== 'caldav') throw notLinked();
   assertAllowed(await deps.limiter.hit(`calendar-token:vet:${vet.vetId}`, ACCOUNT_TOKEN_RATE_LIMIT));
   const calendars = await listedCalendars(await syncProviderFor(deps, link));
   const choices = choicesAmong(calendars, body);
   await deps.db.transaction(async (tx) => {
+    // The listing took a while: the link is read again, locked, and must still be this account's.
+    const [current] = await tx
+      .select({
+        url: vetCalendarLinks.url,
+        username: vetCalendarLinks.username,
+        target: vetCalendarLinks.targetCalendar,
+      })
+      .from(vetCalendarLinks)
+      .where(and(eq(vetCalendarLinks.vetUserId, vet.userId), eq(vetCalendarLinks.kind, 'caldav')))
+      .for('update');
+    if (!current || current.url !== link.url || current.username !== link.username) throw notLinked();
     await tx
       .update(vetCalendarLinks)
       .set({ calendars, ...choices, busyReadAt: null, busyReadFrom: null, busyReadTo: null })
       .where(eq(vetCalendarLinks.vetUserId, vet.userId));
-    if (choices.targetCalendar === link.targetCalendar) return;
+    if (choices.targetCalendar === current.target) return;
     // The appointments already written move to the new target calendar (calendar-event-job.ts).
     const written = await tx
       .select({ appointmentId: calendarRemoteEvents.appointmentId })
@@ -168,7 +179,7 @@ export async function chooseCalDavCalendars(
     );
   });
   deps.jobs.kick();
-  await readBusyTimes(deps, vet.userId).catch(() => undefined);
+  await readBusyTimesAfterChange(deps, vet.userId).catch(() => undefined);
   return statusOf(await findCalendarLink(deps.db, vet.userId));
 }
 

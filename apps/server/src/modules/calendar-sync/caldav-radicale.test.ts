@@ -28,10 +28,13 @@ let radicale: Radicale;
 /** Sara confirms at the booked time: 10:00 on her São Paulo browser (UTC−3). */
 let workUrl: string;
 let personalUrl: string;
+/** Another account on the same server, which Sara's credentials cannot reach (and the other way round). */
+let ruiUrl: string;
 beforeAll(async () => {
   radicale = await startRadicale({ sara: SARA_PASSWORD, rui: 'rui-password' });
   workUrl = await radicale.makeCalendar('sara', 'work');
   personalUrl = await radicale.makeCalendar('sara', 'personal');
+  ruiUrl = await radicale.makeCalendar('rui', 'clinic');
 }, 30_000);
 afterAll(async () => {
   await radicale.close();
@@ -270,6 +273,27 @@ describe('the vet’s own calendar over CalDAV (Radicale)', () => {
     const cancel = await steps().cancel();
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(await radicale.events('sara', personalUrl)).toEqual([]);
+  });
+
+  it('leaves the events of an account linked before, and writes the next change into the new account', async () => {
+    await linkSara();
+    expect((await steps().confirm()).statusCode).toBe(200);
+    const [event] = await radicale.events('sara', workUrl);
+    const other = await link(w.headers.otherVet, {
+      url: `${radicale.baseUrl}/`,
+      username: 'rui',
+      password: 'rui-password',
+    });
+    expect(other.statusCode, other.body).toBe(200);
+
+    const moved = await steps().moveTo('2026-11-26T14:00:00Z');
+    expect(moved.statusCode, moved.body).toBe(200);
+    await t.context.jobs.drain();
+    // Rui's credentials cannot reach Sara's calendar: her event stays as it was, as unlinking leaves events.
+    expect((await radicale.events('sara', workUrl)).map((one) => one.start)).toEqual([event!.start]);
+    const written = await radicale.events('rui', ruiUrl);
+    expect(written.map((one) => one.start)).toEqual(['2026-11-26T14:00:00.000Z']);
+    for (const one of written) await radicale.deleteEvent('rui', ruiUrl, encodeURIComponent(one.uid));
   });
 
   it('refuses choices that are not the account’s calendars, and says when the kept password no longer works', async () => {

@@ -25,6 +25,9 @@ const MAX_READ_SPAN_MS = 400 * DAY_MS;
 /** secrets.seal purpose of CalDAV passwords. */
 export const CALDAV_PASSWORD_PURPOSE = 'caldav-password';
 
+/** A collection URL compared without its trailing slash (servers and people write it both ways). */
+export const sameCalendar = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
 /** The UIDs VetCall gives appointment events (ics-calendar.ts appointmentEventUid): not read back as busy. */
 export const isOwnAppointmentUid = (publicUrl: string) => {
   const suffix = `@${new URL(publicUrl).hostname}`;
@@ -115,6 +118,15 @@ export function readBusyTimes(deps: SyncDeps, vetUserId: number, window?: { from
   })().finally(() => readsInFlight.delete(vetUserId));
   readsInFlight.set(vetUserId, read);
   return read;
+}
+
+/**
+ * Reads the busy times after the link changed (new account or new busy calendars): a read already in flight
+ * loaded the link before the change, so it is waited for and a new one made.
+ */
+export async function readBusyTimesAfterChange(deps: SyncDeps, vetUserId: number): Promise<void> {
+  await readsInFlight.get(vetUserId)?.catch(() => undefined);
+  await readBusyTimes(deps, vetUserId);
 }
 
 /** Whether the stored busy times of a link answer for `window` at `now` without a new read. */
