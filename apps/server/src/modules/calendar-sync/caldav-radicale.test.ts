@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../clock.ts';
@@ -10,7 +11,7 @@ import {
   requestedAppointmentSteps,
 } from '../../../test/appointment-world.ts';
 import { type Radicale, startRadicale } from '../../../test/radicale.ts';
-import { unusedBaseUrl } from '../../../test/fake-http-server.ts';
+import { startFakeHttpServer, unusedBaseUrl } from '../../../test/fake-http-server.ts';
 import { weekdays } from '../../../test/day-schedules.ts';
 
 /**
@@ -317,6 +318,51 @@ describe('the vet’s own calendar over CalDAV (Radicale)', () => {
     const refused = await choose(w.headers.otherVet, { busy_calendars: [workUrl] });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ error: 'calendar_auth_failed' });
+  });
+
+  it('refuses choices for an account no longer linked when they are saved (another tab linked another one)', async () => {
+    // Sara's server behind a proxy that lets the test act while the choices request lists her calendars.
+    let meanwhile: (() => Promise<void>) | undefined;
+    const proxy = await startFakeHttpServer((request, response) => {
+      const forward = async () => {
+        const once = meanwhile;
+        meanwhile = undefined;
+        await once?.();
+        const upstream = httpRequest(
+          `${radicale.baseUrl}${request.url}`,
+          { method: request.method, headers: { ...request.headers, host: new URL(radicale.baseUrl).host } },
+          (answer) => {
+            response.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(response);
+          },
+        );
+        request.pipe(upstream);
+      };
+      void forward();
+    });
+    try {
+      const linked = await link(w.headers.otherVet, {
+        url: `${proxy.baseUrl}/`,
+        username: 'sara',
+        password: SARA_PASSWORD,
+      });
+      expect(linked.statusCode, linked.body).toBe(200);
+      const other = { url: `${radicale.baseUrl}/`, username: 'rui', calendars: [{ url: ruiUrl, name: 'clinic' }] };
+      meanwhile = async () => {
+        await t.db
+          .update(vetCalendarLinks)
+          .set({ ...other, busyCalendars: [ruiUrl], targetCalendar: ruiUrl })
+          .where(eq(vetCalendarLinks.vetUserId, w.sara.user.id));
+      };
+      // The calendars as listed through the proxy.
+      const work = workUrl.replace(radicale.baseUrl, proxy.baseUrl);
+      const chosen = await choose(w.headers.otherVet, { busy_calendars: [work], target_calendar: work });
+      expect(chosen.statusCode, chosen.body).toBe(404);
+      const [row] = await t.db.select().from(vetCalendarLinks).where(eq(vetCalendarLinks.vetUserId, w.sara.user.id));
+      expect(row).toMatchObject({ ...other, busyCalendars: [ruiUrl], targetCalendar: ruiUrl });
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('lets only the vet themself choose, and only once a CalDAV calendar is linked', async () => {
