@@ -25,7 +25,6 @@ import {
   findCalendarLink,
   isOwnAppointmentUid,
   readBusyTimes,
-  readBusyTimesAfterChange,
   sameCalendar,
   syncProviderFor,
   vetZone,
@@ -127,7 +126,7 @@ export async function linkCalDav(
     await tx.update(vets).set({ accountToken: CALDAV_ACCOUNT_MARKER }).where(eq(vets.id, vet.vetId));
   });
   // Read now, so the vet's next look at their slots is right; a failure shows on the calendar screen.
-  await readBusyTimesAfterChange(deps, vet.userId).catch(() => undefined);
+  await readBusyTimes(deps, vet.userId).catch(() => undefined);
   return { linked: true, calendars };
 }
 
@@ -179,7 +178,7 @@ export async function chooseCalDavCalendars(
     );
   });
   deps.jobs.kick();
-  await readBusyTimesAfterChange(deps, vet.userId).catch(() => undefined);
+  await readBusyTimes(deps, vet.userId).catch(() => undefined);
   return statusOf(await findCalendarLink(deps.db, vet.userId));
 }
 

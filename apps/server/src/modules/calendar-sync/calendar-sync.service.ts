@@ -77,56 +77,75 @@ function readWindow(now: Date, window: { from: Date; to: Date }) {
   return to - from <= MAX_READ_SPAN_MS ? { from: new Date(from), to: new Date(to) } : window;
 }
 
-/** Reads of one vet in progress in this process: parallel requests share one. */
-const readsInFlight = new Map<number, Promise<void>>();
+/** What a read of a link reads: its account and busy calendars. A read of an older state is not this one's. */
+const readSource = (link: CalendarLinkRow) =>
+  JSON.stringify([link.kind, link.url, link.username, link.passwordSealed, link.busyCalendars]);
+
+/** Reads of one vet in progress in this process: parallel requests for the same link share one. */
+const readsInFlight = new Map<number, { source: string; read: Promise<void> }>();
 
 /**
  * Reads the vet's busy times anew and replaces the stored ones (one transaction: slots never see half a
  * read); a failure is recorded as the link's last error and the stored times stay. Writing the rows moves
- * the data version, so cached slot answers built from the old times are dropped.
+ * the data version, so cached slot answers built from the old times are dropped. A read started before the
+ * link changed (another account, other busy calendars) is neither shared with later callers nor written.
  */
-export function readBusyTimes(deps: SyncDeps, vetUserId: number, window?: { from: Date; to: Date }): Promise<void> {
+export async function readBusyTimes(
+  deps: SyncDeps,
+  vetUserId: number,
+  window?: { from: Date; to: Date },
+  loaded?: CalendarLinkRow,
+): Promise<void> {
+  const link = loaded ?? (await findCalendarLink(deps.db, vetUserId));
+  if (!link) return;
+  const source = readSource(link);
   const running = readsInFlight.get(vetUserId);
-  if (running) return running;
-  const read = (async () => {
-    const link = await findCalendarLink(deps.db, vetUserId);
-    if (!link) return;
-    const now = deps.clock.now();
-    const range = readWindow(now, window ?? { from: now, to: now });
-    try {
-      const provider = await syncProviderFor(deps, link);
-      const ranges = await provider.busyRanges(link.busyCalendars, range);
-      await deps.db.transaction(async (tx) => {
-        await tx.delete(calendarBusyRanges).where(eq(calendarBusyRanges.vetUserId, vetUserId));
-        if (ranges.length > 0) {
-          await tx
-            .insert(calendarBusyRanges)
-            .values(ranges.map((busy) => ({ vetUserId, startsAt: busy.start, endsAt: busy.end })));
-        }
-        await tx
-          .update(vetCalendarLinks)
-          .set({ busyReadAt: now, busyReadFrom: range.from, busyReadTo: range.to, lastError: null, lastErrorAt: null })
-          .where(eq(vetCalendarLinks.vetUserId, vetUserId));
-      });
-    } catch (error) {
-      await deps.db
-        .update(vetCalendarLinks)
-        .set({ lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500), lastErrorAt: now })
-        .where(eq(vetCalendarLinks.vetUserId, vetUserId));
-      throw error;
-    }
-  })().finally(() => readsInFlight.delete(vetUserId));
-  readsInFlight.set(vetUserId, read);
+  if (running?.source === source) return running.read;
+  const read = readLink(deps, link, source, window).finally(() => {
+    if (readsInFlight.get(vetUserId)?.read === read) readsInFlight.delete(vetUserId);
+  });
+  readsInFlight.set(vetUserId, { source, read });
   return read;
 }
 
-/**
- * Reads the busy times after the link changed (new account or new busy calendars): a read already in flight
- * loaded the link before the change, so it is waited for and a new one made.
- */
-export async function readBusyTimesAfterChange(deps: SyncDeps, vetUserId: number): Promise<void> {
-  await readsInFlight.get(vetUserId)?.catch(() => undefined);
-  await readBusyTimes(deps, vetUserId);
+async function readLink(deps: SyncDeps, link: CalendarLinkRow, source: string, window?: { from: Date; to: Date }) {
+  const { vetUserId } = link;
+  const now = deps.clock.now();
+  const range = readWindow(now, window ?? { from: now, to: now });
+  /** Runs `write` with the link locked, if it is still the one read. */
+  const whileUnchanged = (write: (tx: Pick<Database, 'delete' | 'insert' | 'update'>) => Promise<void>) =>
+    deps.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(vetCalendarLinks)
+        .where(eq(vetCalendarLinks.vetUserId, vetUserId))
+        .for('update');
+      if (current && readSource(current) === source) await write(tx);
+    });
+  try {
+    const provider = await syncProviderFor(deps, link);
+    const ranges = await provider.busyRanges(link.busyCalendars, range);
+    await whileUnchanged(async (tx) => {
+      await tx.delete(calendarBusyRanges).where(eq(calendarBusyRanges.vetUserId, vetUserId));
+      if (ranges.length > 0) {
+        await tx
+          .insert(calendarBusyRanges)
+          .values(ranges.map((busy) => ({ vetUserId, startsAt: busy.start, endsAt: busy.end })));
+      }
+      await tx
+        .update(vetCalendarLinks)
+        .set({ busyReadAt: now, busyReadFrom: range.from, busyReadTo: range.to, lastError: null, lastErrorAt: null })
+        .where(eq(vetCalendarLinks.vetUserId, vetUserId));
+    });
+  } catch (error) {
+    await whileUnchanged(async (tx) => {
+      await tx
+        .update(vetCalendarLinks)
+        .set({ lastError: (error instanceof Error ? error.message : String(error)).slice(0, 500), lastErrorAt: now })
+        .where(eq(vetCalendarLinks.vetUserId, vetUserId));
+    });
+    throw error;
+  }
 }
 
 /** Whether the stored busy times of a link answer for `window` at `now` without a new read. */
@@ -163,7 +182,7 @@ export async function freshenBusyTimes(
   const now = deps.clock.now();
   const stale = links.filter((link) => needsRead(link, now, window));
   if (stale.length > 0) {
-    const reads = Promise.allSettled(stale.map((link) => readBusyTimes(deps, link.vetUserId, window)));
+    const reads = Promise.allSettled(stale.map((link) => readBusyTimes(deps, link.vetUserId, window, link)));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([reads, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
     clearTimeout(timer);
